@@ -1,0 +1,67 @@
+# Per-device dirty throttling for Linux 6.12: build, boot, test, bench.
+# Every target does its own set-up (apt) on a fresh Debian 12 machine.
+# `make help` lists the targets and the variables.
+
+PATCHES ?= series
+CONFIG ?= base
+DISKS ?= fast:100M slow:4M
+TIMEOUT ?= 1800
+MEM ?= 1024
+SMP ?= 2
+TESTS ?=
+CMD ?=
+APPEND ?=
+export PATCHES CONFIG DISKS TIMEOUT MEM SMP TESTS APPEND
+
+S := scripts
+
+help:
+	@echo 'Targets:'
+	@echo '  make test        the test suite: harness self-tests, kernel build, boot,'
+	@echo '                   KUnit and the in-guest tests; ends "N passed, M failed"'
+	@echo '  make kernel      build the kernel; the last line is the bzImage path'
+	@echo '  make initramfs   build the guest programs and the initramfs'
+	@echo '  make run         boot with the disks and a shell on the serial console'
+	@echo "  make run CMD='…' run one command in the guest, then power off"
+	@echo '  make selftest    only the harness self-tests (canned logs, bad input)'
+	@echo '  make bench       the bench (not yet: issue 4)'
+	@echo '  make clean       remove build/ (the ccache stays)'
+	@echo 'Variables:'
+	@echo '  PATCHES=series|none  patches/series applied, or stock 6.12 (default series)'
+	@echo '  CONFIG=NAME          config variant: config/base.config + config/NAME.config'
+	@echo '                       (default base; have: $(basename $(notdir $(wildcard config/*.config))))'
+	@echo '  DISKS="NAME:WRITE_BPS[:SIZE[:FS]] ..."  (default "$(DISKS)")'
+	@echo '                       e.g. fast:100M = 100 MiB/s; 0 = unthrottled; FS ext4|raw'
+	@echo '  TESTS="GLOB ..."     run only the in-guest tests matching (default all)'
+	@echo '  TIMEOUT=SECONDS      host-side bound on one boot (default $(TIMEOUT))'
+	@echo '  MEM=MiB SMP=N        guest memory and vCPUs (default $(MEM), $(SMP))'
+	@echo '  APPEND="..."         extra kernel command line'
+
+test:
+	@$(S)/test.sh
+
+kernel:
+	@$(S)/kernel.sh
+
+initramfs:
+	@$(S)/deps.sh test && $(S)/tree.sh >/dev/null && $(S)/initramfs.sh
+
+run:
+	@$(S)/run.sh "$(CMD)"
+
+selftest:
+	@$(S)/deps.sh test && $(S)/tree.sh && tests/harness/run.sh results/selftest.tsv && \
+		awk -F'\t' '{ s[$$2]++ } END { printf "%d passed, %d failed\n", s["PASS"], s["FAIL"]; exit s["FAIL"] > 0 }' results/selftest.tsv
+
+bench:
+	@echo 'make bench: the bench is not implemented yet (issue 4)' >&2; exit 2
+
+clean:
+	rm -rf build
+
+Makefile: ;
+
+.DEFAULT:
+	@echo "make: unknown target '$@'" >&2; $(MAKE) -s help >&2; exit 2
+
+.PHONY: help test kernel initramfs run selftest bench clean

@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pddt.c - results, files, bdi statistics and data patterns for the guest.
+ */
+#include "pddt.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <time.h>
+#include <unistd.h>
+
+static const char *const status_name[] = { "PASS", "FAIL", "SKIP" };
+
+static int vresult(const char *name, enum pddt_status st, const char *fmt,
+		   va_list ap)
+{
+	const char *path = getenv("PDDT_RESULTS");
+	char detail[512];
+	FILE *f;
+
+	vsnprintf(detail, sizeof(detail), fmt, ap);
+	/* Keep the record one line and the tsv three columns. */
+	for (char *p = detail; *p; p++)
+		if (*p == '\n' || *p == '\t')
+			*p = ' ';
+	printf("RESULT %s %s %s\n", name, status_name[st], detail);
+	fflush(stdout);
+	f = fopen(path ? path : "/results/results.tsv", "a");
+	if (f) {
+		fprintf(f, "%s\t%s\t%s\n", name, status_name[st], detail);
+		fclose(f);
+	}
+	return st == PDDT_FAIL;
+}
+
+int pddt_result(const char *name, enum pddt_status st, const char *fmt, ...)
+{
+	va_list ap;
+	int r;
+
+	va_start(ap, fmt);
+	r = vresult(name, st, fmt, ap);
+	va_end(ap);
+	return r;
+}
+
+int pddt_check(const char *name, int ok, const char *fmt, ...)
+{
+	va_list ap;
+	int r;
+
+	va_start(ap, fmt);
+	r = vresult(name, ok ? PDDT_PASS : PDDT_FAIL, fmt, ap);
+	va_end(ap);
+	return r;
+}
+
+void pddt_die(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(2);
+}
+
+double pddt_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+ssize_t pddt_read_file(const char *path, char *buf, size_t size)
+{
+	ssize_t n, len = 0;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0)
+		return -1;
+	while (len < (ssize_t)size - 1) {
+		n = read(fd, buf + len, size - 1 - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		len += n;
+	}
+	close(fd);
+	buf[len] = '\0';
+	return len;
+}
+
+int pddt_write_file(const char *path, const char *val)
+{
+	size_t len = strlen(val);
+	int fd = open(path, O_WRONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, val, len);
+	if (n < 0) {
+		n = -errno;
+		close(fd);
+		return n;
+	}
+	close(fd);
+	return (size_t)n == len ? 0 : -EIO;
+}
+
+int bdi_dir_of(const char *path, char *dir, size_t size)
+{
+	struct stat st;
+
+	if (stat(path, &st))
+		return -1;
+	snprintf(dir, size, "/sys/kernel/debug/bdi/%u:%u", major(st.st_dev),
+		 minor(st.st_dev));
+	return 0;
+}
+
+int bdi_stats_read(const char *path, struct bdi_stats *s)
+{
+	char dir[128], file[160], buf[4096];
+	char *line, *save;
+
+	if (bdi_dir_of(path, dir, sizeof(dir)))
+		return -1;
+	snprintf(file, sizeof(file), "%s/stats", dir);
+	if (pddt_read_file(file, buf, sizeof(buf)) <= 0)
+		return -1;
+	s->nr = 0;
+	for (line = strtok_r(buf, "\n", &save); line && s->nr < BDI_MAX_KEYS;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *colon = strchr(line, ':');
+
+		if (!colon || colon - line >= (long)sizeof(s->key[0]))
+			continue;
+		memcpy(s->key[s->nr], line, colon - line);
+		s->key[s->nr][colon - line] = '\0';
+		/* "state" is printed in hex, every other value in decimal. */
+		s->val[s->nr] = strtoll(colon + 1, NULL,
+					strcmp(s->key[s->nr], "state") ? 10 : 16);
+		s->nr++;
+	}
+	return s->nr ? 0 : -1;
+}
+
+long long bdi_stat(const struct bdi_stats *s, const char *key)
+{
+	for (int i = 0; i < s->nr; i++)
+		if (!strcmp(s->key[i], key))
+			return s->val[i];
+	pddt_die("bdi stats have no key '%s'", key);
+}
+
+/* splitmix64 of the 8-byte word index: any byte is checkable on its own. */
+static uint64_t pattern_word(uint64_t seed, uint64_t idx)
+{
+	uint64_t z = seed * 0x9e3779b97f4a7c15ULL + idx + 1;
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+void pddt_pattern(void *buf, size_t len, uint64_t seed, uint64_t off)
+{
+	unsigned char *p = buf;
+
+	for (size_t i = 0; i < len; i++) {
+		uint64_t pos = off + i;
+		uint64_t w = pattern_word(seed, pos / 8);
+
+		p[i] = w >> (8 * (pos % 8));
+	}
+}
+
+int pddt_write_pattern(int fd, uint64_t bytes, uint64_t seed, size_t chunk)
+{
+	unsigned char *buf = malloc(chunk);
+	uint64_t done = 0;
+
+	if (!buf)
+		return -ENOMEM;
+	while (done < bytes) {
+		size_t len = bytes - done < chunk ? bytes - done : chunk;
+		ssize_t n;
+
+		pddt_pattern(buf, len, seed, done);
+		n = write(fd, buf, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			int err = n < 0 ? -errno : -EIO;
+
+			free(buf);
+			return err;
+		}
+		done += n;
+	}
+	free(buf);
+	return 0;
+}
+
+long long pddt_verify_pattern(const char *path, uint64_t bytes, uint64_t seed)
+{
+	enum { CHUNK = 1 << 20 };
+	unsigned char *got = malloc(CHUNK), *want = malloc(CHUNK);
+	long long bad = 0;
+	uint64_t done = 0;
+	int fd = open(path, O_RDONLY);
+	struct stat st;
+
+	if (fd < 0 || !got || !want || fstat(fd, &st) ||
+	    (uint64_t)st.st_size != bytes) {
+		bad = -1;
+		goto out;
+	}
+	while (done < bytes) {
+		ssize_t n = read(fd, got, CHUNK);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			bad = -1;
+			goto out;
+		}
+		pddt_pattern(want, n, seed, done);
+		for (ssize_t i = 0; i < n; i++)
+			bad += got[i] != want[i];
+		done += n;
+	}
+out:
+	if (fd >= 0)
+		close(fd);
+	free(got);
+	free(want);
+	return bad;
+}
+
+int pddt_drop_caches(void)
+{
+	sync();
+	return pddt_write_file("/proc/sys/vm/drop_caches", "3");
+}

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * pddt.h - the small library every guest program links with.
+ *
+ * Results: one line per check, on stdout and appended to the results file
+ * ($PDDT_RESULTS, default /results/results.tsv) that the host reads back:
+ *   stdout:  "RESULT <name> <PASS|FAIL|SKIP> <detail>"
+ *   file:    "<name>\t<PASS|FAIL|SKIP>\t<detail>"
+ */
+#ifndef PDDT_H
+#define PDDT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+enum pddt_status { PDDT_PASS, PDDT_FAIL, PDDT_SKIP };
+
+/* Report one check; returns 0 for PASS/SKIP, 1 for FAIL (to sum failures). */
+int pddt_result(const char *name, enum pddt_status st, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* PASS if @ok, else FAIL; returns 1 on FAIL. */
+int pddt_check(const char *name, int ok, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Print to stderr and exit(2): for errors that make a program unusable. */
+void pddt_die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+
+/* Monotonic time in seconds. */
+double pddt_now(void);
+
+/* Read a whole small file into @buf (NUL-terminated); returns length or -1. */
+ssize_t pddt_read_file(const char *path, char *buf, size_t size);
+/* Write @val to a file (e.g. a sysctl); returns 0 or -errno. */
+int pddt_write_file(const char *path, const char *val);
+
+/* --- per-bdi statistics from /sys/kernel/debug/bdi/<maj:min>/stats --- */
+#define BDI_MAX_KEYS 32
+struct bdi_stats {
+	int nr;
+	char key[BDI_MAX_KEYS][32];
+	long long val[BDI_MAX_KEYS];	/* as printed: kB for sizes */
+};
+
+/* The debugfs stats directory of the bdi that holds @path. */
+int bdi_dir_of(const char *path, char *dir, size_t size);
+/* Snapshot the stats of the bdi that holds @path; 0 or -1. */
+int bdi_stats_read(const char *path, struct bdi_stats *s);
+/* The value of @key ("BdiDirtied"), or dies if the kernel has no such key. */
+long long bdi_stat(const struct bdi_stats *s, const char *key);
+
+/* --- deterministic file contents, to verify data after writeback --- */
+/* Fill @buf with the pattern of (@seed, byte offset @off). */
+void pddt_pattern(void *buf, size_t len, uint64_t seed, uint64_t off);
+/* Write @bytes of pattern @seed to @fd in @chunk-sized write()s. 0 or -errno. */
+int pddt_write_pattern(int fd, uint64_t bytes, uint64_t seed, size_t chunk);
+/*
+ * Read @path and compare with pattern @seed over @bytes. Returns the number
+ * of mismatching bytes (0 = intact), or -1 if it cannot be read or has the
+ * wrong size.
+ */
+long long pddt_verify_pattern(const char *path, uint64_t bytes, uint64_t seed);
+
+/* Drop clean page cache: sync, then drop_caches = 3. 0 or -errno. */
+int pddt_drop_caches(void);
+
+#endif

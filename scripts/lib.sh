@@ -1,0 +1,90 @@
+# shellcheck shell=sh
+# Common definitions for the host scripts; sourced, never run.
+#
+# Layout of the build directory (ignored by git):
+#   build/src/<tree>/      extracted linux-source-6.12, patched or stock
+#   build/obj/<kernel>/    O= output of one (tree, config variant) pair
+#   build/guest/           static guest programs and the initramfs
+#   build/logs/            build logs
+#   build/run/             per-boot disk images and QMP socket
+
+TOP=${TOP:-$(cd "$(dirname "$0")/.." && pwd)}
+BUILD=${BUILD:-$TOP/build}
+KSRC_TARBALL=${KSRC_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
+KSRC_PKG=linux-source-6.12
+
+# PATCHES=series applies patches/series; PATCHES=none is stock 6.12.
+PATCHES=${PATCHES:-series}
+# CONFIG names a variant: config/base.config plus config/<variant>.config.
+CONFIG=${CONFIG:-base}
+
+die() {
+	echo "error: $*" >&2
+	exit 1
+}
+
+note() {
+	echo "pddt: $*"
+}
+
+# step NAME CMD...: run CMD, say what it does and how long it took.
+step() {
+	_name=$1
+	shift
+	_t0=$(date +%s.%N)
+	echo "==> $_name"
+	"$@"
+	_rc=$?
+	_dt=$(echo "$(date +%s.%N) - $_t0" | bc)
+	if [ "$_rc" -eq 0 ]; then
+		printf '<== %s: done in %.1f s\n' "$_name" "$_dt"
+	else
+		printf '<== %s: FAILED (exit %d) after %.1f s\n' "$_name" "$_rc" "$_dt"
+	fi
+	return "$_rc"
+}
+
+check_patches_var() {
+	case $PATCHES in
+	series | none) ;;
+	*) die "PATCHES='$PATCHES': expected 'series' (patches/series) or 'none' (stock 6.12)" ;;
+	esac
+}
+
+check_config_var() {
+	case $CONFIG in
+	'' | *[!a-z0-9_-]*) die "CONFIG='$CONFIG': not a variant name" ;;
+	esac
+	[ -f "$TOP/config/$CONFIG.config" ] ||
+		die "CONFIG='$CONFIG': no config/$CONFIG.config (variants: $(cd "$TOP/config" && ls ./*.config | sed 's|^\./||; s|\.config$||' | tr '\n' ' '))"
+}
+
+# The version of the installed source package, e.g. 6.12.118-1~deb12u1.
+ksrc_version() {
+	dpkg-query -W -f='${Version}' "$KSRC_PKG" 2>/dev/null || echo unknown
+}
+
+# Where the (patched or stock) tree and its objects live.
+tree_name() {
+	if [ "$PATCHES" = none ]; then echo stock; else echo patched; fi
+}
+src_dir() { echo "$BUILD/src/$(tree_name)"; }
+obj_dir() { echo "$BUILD/obj/$(tree_name)-$CONFIG"; }
+bzimage() { echo "$(obj_dir)/arch/x86/boot/bzImage"; }
+
+# The patch files named by patches/series, in order, one per line.
+series_files() {
+	[ "$PATCHES" = none ] && return 0
+	[ -f "$TOP/patches/series" ] || die "patches/series is missing"
+	sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' "$TOP/patches/series"
+}
+
+# Check the variables of a boot (make test, make run) before any work.
+check_run_vars() {
+	case ${TIMEOUT:-1800} in '' | *[!0-9]* | 0) die "TIMEOUT='$TIMEOUT': seconds (> 0) expected" ;; esac
+	case ${MEM:-1024} in '' | *[!0-9]*) die "MEM='$MEM': MiB expected" ;; esac
+	[ "${MEM:-1024}" -ge 256 ] || die "MEM='$MEM': at least 256 MiB"
+	case ${SMP:-2} in [1-8]) ;; *) die "SMP='$SMP': 1 to 8 expected" ;; esac
+	# shellcheck disable=SC2086
+	"$TOP/scripts/disks.sh" check ${DISKS:-fast:100M slow:4M} >/dev/null || exit 1
+}

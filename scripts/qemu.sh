@@ -1,0 +1,104 @@
+#!/bin/sh
+# Boot a kernel in QEMU (TCG) with throttled virtio disks and run a job.
+# Usage: qemu.sh MODE OUTDIR [COMMAND]
+#   MODE test   run the guest's /tests (TESTS= filters them by name glob)
+#   MODE cmd    run COMMAND with sh in the guest, then power off
+#   MODE shell  an interactive shell on the serial console
+# The serial log is OUTDIR/serial.log; the guest's /results is unpacked
+# into OUTDIR/guest/. Exit status: QEMU's (1 = guest panic via pvpanic),
+# 124 = host-side timeout, 3 = the guest never said it was done.
+. "$(dirname "$0")/lib.sh"
+
+mode=$1
+out=$2
+cmd=${3:-}
+case $mode in
+test | cmd | shell) ;;
+*) die "usage: qemu.sh test|cmd|shell OUTDIR [COMMAND]" ;;
+esac
+[ -n "$out" ] || die "usage: qemu.sh MODE OUTDIR [COMMAND]"
+
+KERNEL=${KERNEL:-$(bzimage)}
+INITRD=${INITRD:-$BUILD/guest/initramfs.cpio}
+DISKS=${DISKS:-fast:100M slow:4M}
+TIMEOUT=${TIMEOUT:-1800}
+MEM=${MEM:-1024}
+SMP=${SMP:-2}
+check_run_vars
+[ -f "$KERNEL" ] || die "no kernel $KERNEL: run 'make kernel'"
+[ -f "$INITRD" ] || die "no initramfs $INITRD: run scripts/initramfs.sh"
+
+# shellcheck disable=SC2086
+disks=$("$TOP/scripts/disks.sh" check $DISKS) || exit 1
+mkdir -p "$out"
+run=$BUILD/run
+rm -rf "$run"
+# shellcheck disable=SC2086
+"$TOP/scripts/disks.sh" make "$run" $DISKS || exit 1
+
+# The job: a second cpio appended to the base initramfs.
+job=$run/job
+mkdir -p "$job"
+{
+	echo "PDDT_MODE=$mode"
+	echo "PDDT_DISKS='$(echo "$disks" | awk '{printf "%s%s:%s", (NR > 1 ? " " : ""), $1, $4}')'"
+	echo "PDDT_TESTS='${TESTS:-}'"
+	echo "PDDT_TEST_TIMEOUT=${TEST_TIMEOUT:-600}"
+} >"$job/env"
+printf '%s\n' "$cmd" >"$job/cmd"
+printf 'file /etc/pddt/env %s 0644 0 0\nfile /etc/pddt/cmd %s 0644 0 0\n' \
+	"$job/env" "$job/cmd" >"$job/list"
+"$BUILD/guest/gen_init_cpio" "$job/list" >"$job/job.cpio" || die "job cpio failed"
+cat "$INITRD" "$job/job.cpio" >"$run/initrd.cpio"
+
+set -- -cpu max -smp "$SMP" -m "$MEM" -nographic -no-reboot \
+	-bios /usr/share/qemu/qboot.rom \
+	-kernel "$KERNEL" -initrd "$run/initrd.cpio" \
+	-append "console=ttyS0 panic=-1 hung_task_panic=1 softlockup_panic=1 ${APPEND:-}" \
+	-device pvpanic-pci -action panic=exit-failure \
+	-qmp "unix:$run/qmp.sock,server=on,wait=off"
+while read -r name bps size fs; do
+	thr=
+	[ "$bps" -gt 0 ] && thr=",throttling.bps-write=$bps"
+	set -- "$@" -drive "file=$run/$name.img,if=none,id=$name,format=raw,cache=unsafe$thr" \
+		-device "virtio-blk-pci,drive=$name,serial=$name"
+done <<EOF2
+$disks
+EOF2
+truncate -s 64M "$run/results.img"
+set -- "$@" -drive "file=$run/results.img,if=none,id=results,format=raw" \
+	-device "virtio-blk-pci,drive=results,serial=results"
+
+log=$out/serial.log
+note "boot: $(basename "$KERNEL") ($(du -k "$KERNEL" | cut -f1) KiB), disks: $(echo "$disks" | awk '{printf "%s%s=%s B/s", (NR > 1 ? ", " : ""), $1, $2}'), timeout ${TIMEOUT}s"
+if [ "$mode" = shell ]; then
+	timeout --foreground --kill-after=10 "$TIMEOUT" qemu-system-x86_64 "$@" 2>&1 | tee "$log"
+	rc=0
+else
+	# Show the harness's own lines as they come; the rest is in the log.
+	{ timeout --kill-after=10 "$TIMEOUT" qemu-system-x86_64 "$@" </dev/null 2>&1; echo "QEMU-EXIT $?"; } | tr -d '\r' |
+		tee "$log" | grep --line-buffered -E '^(pddt:|RESULT |QEMU-EXIT )|Kernel panic' | sed -u 's/^/  | /'
+	rc=$(sed -n 's/^QEMU-EXIT //p' "$log" | tail -n 1)
+	sed -i '/^QEMU-EXIT /d' "$log"
+fi
+
+rm -rf "$out/guest"
+mkdir -p "$out/guest"
+tar -xf "$run/results.img" -C "$out/guest" 2>/dev/null || true
+
+if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+	echo "--- guest timed out after ${TIMEOUT}s; last lines of $log:" >&2
+	tail -n 30 "$log" >&2
+	exit 124
+fi
+if [ "$rc" != 0 ]; then
+	echo "--- QEMU exited $rc (1 = guest panic); last lines of $log:" >&2
+	tail -n 30 "$log" >&2
+	exit "$rc"
+fi
+grep -q '^pddt: guest done' "$log" || {
+	echo "--- the guest never said it was done; last lines of $log:" >&2
+	tail -n 30 "$log" >&2
+	exit 3
+}
+exit 0

@@ -1,0 +1,30 @@
+#!/bin/sh
+# Merge the results of one run (OUT/*.tsv and OUT/guest/results.tsv) into
+# OUT/results.tsv ("source\tname\tstatus\tdetail"), list what failed, and
+# end with the line "N passed, M failed[, K skipped]".
+# Usage: summarize.sh OUT    exit 1 on any failure or if nothing ran.
+. "$(dirname "$0")/lib.sh"
+
+out=$1
+[ -d "$out" ] || die "usage: summarize.sh OUT (no directory '$out')"
+: >"$out/results.tsv.tmp"
+for f in "$out"/harness.tsv "$out"/boot.tsv "$out"/kunit.tsv "$out"/guest/results.tsv; do
+	[ -f "$f" ] || continue
+	src=${f##*/}
+	src=${src%.tsv}
+	[ "$src" = results ] && src=guest
+	awk -F'\t' -v src="$src" 'NF >= 2 { printf "%s\t%s\t%s\t%s\n", src, $1, $2, $3 }' "$f" \
+		>>"$out/results.tsv.tmp"
+done
+mv "$out/results.tsv.tmp" "$out/results.tsv"
+
+awk -F'\t' '
+	$3 == "PASS" { pass++ }
+	$3 == "SKIP" { skip++ }
+	$3 != "PASS" && $3 != "SKIP" { fail++; printf "FAILED %s/%s: %s\n", $1, $2, $4 }
+	END {
+		line = sprintf("%d passed, %d failed", pass, fail)
+		if (skip) line = line sprintf(", %d skipped", skip)
+		print line
+		exit (fail > 0 || pass == 0)
+	}' "$out/results.tsv"

@@ -1,0 +1,106 @@
+#!/bin/sh
+# The harness tests itself on canned inputs: a splat scanner, a KUnit
+# reader or a result summary that is never shown to fail could hide every
+# failure. Also: bad input to the front door fails fast with a message.
+# Usage: tests/harness/run.sh OUT.tsv    (one line per check)
+here=$(cd "$(dirname "$0")" && pwd)
+TOP=$(cd "$here/../.." && pwd)
+S=$TOP/scripts
+out=$1
+[ -n "$out" ] || { echo "usage: run.sh OUT.tsv" >&2; exit 2; }
+mkdir -p "$(dirname "$out")"
+: >"$out"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+res() { printf 'harness.%s\t%s\t%s\n' "$1" "$2" "$3" >>"$out"; }
+expect() { # NAME WANT_RC GOT_RC DETAIL
+	if [ "$2" = "$3" ]; then res "$1" PASS "$4"; else res "$1" FAIL "exit $3, wanted $2: $4"; fi
+}
+
+# --- splat scanner: every splat-* log is caught, every clean-* log passes
+for f in "$here"/logs/*.log; do
+	n=$(basename "$f" .log)
+	"$S/scan-log.sh" "$f" >/dev/null 2>"$tmp/scan"
+	rc=$?
+	case $n in
+	splat-*) expect "scan.$n" 1 $rc "$(head -n 1 "$tmp/scan")" ;;
+	clean-*) expect "scan.$n" 0 $rc "clean log" ;;
+	esac
+done
+"$S/scan-log.sh" "$tmp/no-such.log" >/dev/null 2>&1
+expect scan.missing_log_is_an_error 1 $? "a missing log is not a clean one"
+
+# --- summary: the closing line and the exit status on canned results
+for d in "$here"/results/*/; do
+	n=$(basename "$d")
+	rm -rf "$tmp/r"
+	cp -r "$d" "$tmp/r"
+	"$S/summarize.sh" "$tmp/r" >"$tmp/sum" 2>&1
+	rc=$?
+	want=$(cat "$d/expect")
+	got=$(tail -n 1 "$tmp/sum")
+	case $want in "0 passed"* | *" 0 failed"*) [ "$n" = all-pass ] && wrc=0 || wrc=1 ;; *) wrc=1 ;; esac
+	if [ "$got" = "$want" ] && [ "$rc" = "$wrc" ]; then
+		res "summary.$n" PASS "$got (exit $rc)"
+	else
+		res "summary.$n" FAIL "got '$got' exit $rc, wanted '$want' exit $wrc"
+	fi
+done
+
+# --- KUnit: the tree's kunit.py parse, through our reader
+if . "$S/lib.sh" && [ -f "$(src_dir)/tools/testing/kunit/kunit.py" ]; then
+	for f in "$here"/kunit/*.log; do
+		n=$(basename "$f" .log)
+		mkdir -p "$tmp/k-$n"
+		"$S/kunit.sh" "$f" "$tmp/k-$n" >/dev/null 2>&1
+		rc=$?
+		case $n in
+		none) expect "kunit.$n" 1 $rc "a log without KTAP is an error" ;;
+		crashed)
+			if [ $rc -eq 0 ] && grep -q '	FAIL	' "$tmp/k-$n/kunit.tsv"; then
+				res "kunit.$n" PASS "a crash inside a suite is a failed case"
+			else
+				res "kunit.$n" FAIL "exit $rc; $(tr '\n\t' '; ' <"$tmp/k-$n/kunit.tsv")"
+			fi ;;
+		*)
+			if [ $rc -eq 0 ] && cmp -s "$tmp/k-$n/kunit.tsv" "$here/kunit/$n.expect"; then
+				res "kunit.$n" PASS "cases and statuses as expected"
+			else
+				res "kunit.$n" FAIL "exit $rc; got $(tr '\n\t' '; ' <"$tmp/k-$n/kunit.tsv" 2>/dev/null)"
+			fi ;;
+		esac
+	done
+else
+	res kunit.reader FAIL "no kernel tree: kunit.py parse cannot be tested"
+fi
+
+# --- disk specifications
+for spec in "fast:100M slow:4M" "a:0" "a:1G:64M:raw" "a_1:512K:3G:ext4"; do
+	# shellcheck disable=SC2086
+	"$S/disks.sh" check $spec >/dev/null 2>&1
+	expect "disks.accepts.$(echo "$spec" | tr ' :' '_-')" 0 $? "'$spec'"
+done
+for spec in "" "fast" "Fast:1M" "a:1X" "a:-1" "a:1MM" "a:1M:1M" "a:1M:2G:xfs" \
+	"a:1M:2G:ext4:x" "results:1M" "a:1M a:2M" "a:99999999999999999999"; do
+	# shellcheck disable=SC2086
+	msg=$("$S/disks.sh" check $spec 2>&1 >/dev/null)
+	rc=$?
+	case $msg in error:*) ;; *) rc="$rc (no error message)" ;; esac
+	expect "disks.rejects.$(echo "${spec:-empty}" | tr ' :' '_-')" 1 "$rc" "'$spec': $msg"
+done
+
+# --- the front door: bad targets and values fail before doing any work
+mk() { make -s -C "$TOP" "$@" >"$tmp/mk" 2>&1; }
+mk no-such-target
+rc=$?
+grep -q 'make test' "$tmp/mk" || rc="$rc (no usage)"
+expect make.unknown_target 2 "$rc" "usage printed"
+for v in PATCHES=bogus CONFIG=nope "CONFIG=../x" TIMEOUT=abc SMP=99 MEM=12 "DISKS=bad"; do
+	mk test "$v"
+	rc=$?
+	grep -q 'error:' "$tmp/mk" || rc="$rc (no message)"
+	expect "make.rejects.$(echo "$v" | tr -c 'A-Za-z0-9_\n' '_')" 2 "$rc" "$(head -n 1 "$tmp/mk")"
+done
+
+awk -F'\t' '{ s[$2]++ } END { printf "harness self-tests: %d passed, %d failed\n", s["PASS"], s["FAIL"]; exit s["FAIL"] > 0 }' "$out"
