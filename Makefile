@@ -24,6 +24,8 @@ help:
 	@echo '  make run         boot with the disks and a shell on the serial console'
 	@echo "  make run CMD='…' run one command in the guest, then power off"
 	@echo '  make selftest    only the harness self-tests (canned logs, bad input)'
+	@echo '  make check-series  checkpatch --strict, every prefix builds, no new'
+	@echo '                   W=1/sparse warnings (slow: builds each prefix)'
 	@echo '  make bench       the bench (not yet: issue 4)'
 	@echo '  make clean       remove build/ (the ccache stays)'
 	@echo 'Variables:'
@@ -49,6 +51,9 @@ initramfs:
 run:
 	@$(S)/run.sh "$(CMD)"
 
+check-series:
+	@$(S)/check-series.sh
+
 selftest:
 	@$(S)/deps.sh test && $(S)/tree.sh && tests/harness/run.sh results/selftest.tsv && \
 		awk -F'\t' '{ s[$$2]++ } END { printf "%d passed, %d failed\n", s["PASS"], s["FAIL"]; exit s["FAIL"] > 0 }' results/selftest.tsv
@@ -64,4 +69,4 @@ Makefile: ;
 .DEFAULT:
 	@echo "make: unknown target '$@'" >&2; $(MAKE) -s help >&2; exit 2
 
-.PHONY: help test kernel initramfs run selftest bench clean
+.PHONY: help test kernel initramfs run selftest check-series bench clean

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Install with apt what the build and the QEMU runs need, if missing.
-# Usage: scripts/deps.sh [test|bench]
+# Usage: scripts/deps.sh [test|bench|check]
 . "$(dirname "$0")/lib.sh"
 
 # Kernel build (tinyconfig needs flex, bison, bc; objtool needs libelf),
@@ -9,11 +9,14 @@ PKGS_TEST="linux-source-6.12 build-essential libc6-dev gcc make flex bison bc
 libelf-dev libssl-dev cpio xz-utils patch ccache python3 jq e2fsprogs
 qemu-system-x86 qemu-utils busybox-static"
 PKGS_BENCH="gnuplot-nox libfuse3-dev"
+# checkpatch.pl's SPDX check needs ply and git; C=2 needs sparse.
+PKGS_CHECK="sparse python3-ply python3-git"
 
 case ${1:-test} in
 test) want=$PKGS_TEST ;;
 bench) want="$PKGS_TEST $PKGS_BENCH" ;;
-*) die "deps.sh: unknown set '$1' (test, bench)" ;;
+check) want="$PKGS_TEST $PKGS_CHECK" ;;
+*) die "deps.sh: unknown set '$1' (test, bench, check)" ;;
 esac
 
 missing=

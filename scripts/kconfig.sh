@@ -1,6 +1,7 @@
 #!/bin/sh
 # Make the .config of one kernel: tinyconfig, then config/base.config, then
-# config/$CONFIG.config (when CONFIG is not base), then olddefconfig.
+# patches/series.config (options the series adds; PATCHES=series only),
+# then config/$CONFIG.config (when CONFIG is not base), then olddefconfig.
 # Fails listing every requested option that did not end up in .config.
 . "$(dirname "$0")/lib.sh"
 check_patches_var
@@ -12,6 +13,8 @@ obj=$(obj_dir)
 mkdir -p "$obj" "$BUILD/logs"
 
 frags="$TOP/config/base.config"
+[ "$PATCHES" = series ] && [ -f "$PATCH_DIR/series.config" ] &&
+	frags="$frags $PATCH_DIR/series.config"
 [ "$CONFIG" = base ] || frags="$frags $TOP/config/$CONFIG.config"
 
 tmp=$BUILD/obj/.kconfig-$(tree_name)-$CONFIG

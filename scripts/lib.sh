@@ -15,6 +15,7 @@ KSRC_PKG=linux-source-6.12
 
 # PATCHES=series applies patches/series; PATCHES=none is stock 6.12.
 PATCHES=${PATCHES:-series}
+PATCH_DIR=${PATCH_DIR:-$TOP/patches}
 # CONFIG names a variant: config/base.config plus config/<variant>.config.
 CONFIG=${CONFIG:-base}
 
@@ -68,15 +69,15 @@ ksrc_version() {
 tree_name() {
 	if [ "$PATCHES" = none ]; then echo stock; else echo patched; fi
 }
-src_dir() { echo "$BUILD/src/$(tree_name)"; }
+src_dir() { echo "${SRC_DIR:-$BUILD/src/$(tree_name)}"; }
 obj_dir() { echo "$BUILD/obj/$(tree_name)-$CONFIG"; }
 bzimage() { echo "$(obj_dir)/arch/x86/boot/bzImage"; }
 
 # The patch files named by patches/series, in order, one per line.
 series_files() {
 	[ "$PATCHES" = none ] && return 0
-	[ -f "$TOP/patches/series" ] || die "patches/series is missing"
-	sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' "$TOP/patches/series"
+	[ -f "$PATCH_DIR/series" ] || die "$PATCH_DIR/series is missing"
+	sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' "$PATCH_DIR/series"
 }
 
 # Check the variables of a boot (make test, make run) before any work.

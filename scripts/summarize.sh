@@ -1,5 +1,6 @@
 #!/bin/sh
-# Merge the results of one run (OUT/*.tsv and OUT/guest/results.tsv) into
+# Merge the results of one run (OUT/{harness,series,boot,kunit}.tsv and
+# OUT/guest/results.tsv) into
 # OUT/results.tsv ("source\tname\tstatus\tdetail"), list what failed, and
 # end with the line "N passed, M failed[, K skipped]".
 # Usage: summarize.sh OUT    exit 1 on any failure or if nothing ran.
@@ -8,7 +9,8 @@
 out=$1
 [ -d "$out" ] || die "usage: summarize.sh OUT (no directory '$out')"
 : >"$out/results.tsv.tmp"
-for f in "$out"/harness.tsv "$out"/boot.tsv "$out"/kunit.tsv "$out"/guest/results.tsv; do
+for f in "$out"/harness.tsv "$out"/series.tsv "$out"/boot.tsv "$out"/kunit.tsv \
+	"$out"/guest/results.tsv; do
 	[ -f "$f" ] || continue
 	src=${f##*/}
 	src=${src%.tsv}

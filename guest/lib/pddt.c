@@ -249,6 +249,23 @@ out:
 	return bad;
 }
 
+long long pddt_meminfo_kb(const char *key)
+{
+	char buf[4096], *p = buf;
+	size_t len = strlen(key);
+
+	if (pddt_read_file("/proc/meminfo", buf, sizeof(buf)) <= 0)
+		return -1;
+	while (p && *p) {
+		if (!strncmp(p, key, len) && p[len] == ':')
+			return strtoll(p + len + 1, NULL, 10);
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	return -1;
+}
+
 int pddt_drop_caches(void)
 {
 	sync();

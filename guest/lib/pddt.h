@@ -61,6 +61,9 @@ int pddt_write_pattern(int fd, uint64_t bytes, uint64_t seed, size_t chunk);
  */
 long long pddt_verify_pattern(const char *path, uint64_t bytes, uint64_t seed);
 
+/* A /proc/meminfo value ("Dirty"), in kB, or -1. */
+long long pddt_meminfo_kb(const char *key);
+
 /* Drop clean page cache: sync, then drop_caches = 3. 0 or -errno. */
 int pddt_drop_caches(void);
 

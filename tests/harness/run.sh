@@ -75,6 +75,26 @@ else
 	res kunit.reader FAIL "no kernel tree: kunit.py parse cannot be tested"
 fi
 
+# --- the series: a hunk that does not apply stops with the patch's name
+mkdir -p "$tmp/patches"
+printf '# one bad patch\n0001-bad.patch\n' >"$tmp/patches/series"
+cat >"$tmp/patches/0001-bad.patch" <<'EOF2'
+--- a/Makefile
++++ b/Makefile
+@@ -1,3 +1,3 @@
+ # SPDX-License-Identifier: GPL-2.0
+-VERSION = 5
++VERSION = 7
+ PATCHLEVEL = 12
+EOF2
+PATCH_DIR=$tmp/patches SRC_DIR=$tmp/src "$S/tree.sh" >"$tmp/tree" 2>&1
+rc=$?
+msg=$(grep '^error:' "$tmp/tree")
+case $msg in *0001-bad.patch*linux-source-6.12*) ;; *) rc="$rc (message lacks patch or version)" ;; esac
+[ -e "$tmp/src" ] && rc="$rc (a tree was left)"
+expect tree.failing_hunk_names_patch 1 "$rc" "$msg"
+rm -rf "$tmp/src.tmp"
+
 # --- disk specifications
 for spec in "fast:100M slow:4M" "a:0" "a:1G:64M:raw" "a_1:512K:3G:ext4"; do
 	# shellcheck disable=SC2086

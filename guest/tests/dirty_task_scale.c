@@ -1,0 +1,431 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dirty_task_scale - dirty balancing for tasks, off and on in one boot.
+ *
+ * 1. vm.dirty_task_scale takes 0 and 2..1024; anything else is EINVAL and
+ *    leaves the value as it was.
+ * 2. /proc/<pid>/dirty_share: its fields, a fresh child at 0, and no read
+ *    without ptrace read access (another user's task).
+ * 3. On the slow disk a streaming writer runs; beside it a restrained one
+ *    writes a burst every second. The writeback:balance_dirty_pages
+ *    tracepoint, filtered on the restrained writer, counts its pauses:
+ *    with the scale off it is paused (the dirty pages sit at the shared
+ *    setpoint, above its freerun ceiling); with it on, the streaming
+ *    writer is held below its own cut limits and the restrained writer
+ *    stays under its freerun ceiling: no pause. The streaming writer's
+ *    share tends to 1, the restrained one's stays small. Every byte both
+ *    wrote is read back after sync and drop_caches.
+ * Burst latencies are printed for information only: timing belongs to
+ * the bench.
+ */
+#include "pddt.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define SCALE "/proc/sys/vm/dirty_task_scale"
+#define TRACE "/sys/kernel/tracing"
+#define EVENT TRACE "/events/writeback/balance_dirty_pages"
+
+#define WARMUP_S	8	/* the bandwidth estimate adapts to the disk */
+#define SETTLE_MAX_S	40	/* then at most this long for the dirty pages */
+#define DIRTY_KB	(64 << 10)	/* vm.dirty_bytes */
+#define BG_KB		(32 << 10)	/* vm.dirty_background_bytes */
+#define BURSTS		15
+#define BURST_KB	512
+#define BURST_GAP_MS	1000
+
+static int read_scale(void)
+{
+	char buf[64];
+
+	if (pddt_read_file(SCALE, buf, sizeof(buf)) <= 0)
+		return -1;
+	return atoi(buf);
+}
+
+/* Write @len bytes of @val in one write(); 0 or -errno. */
+static int write_scale(const char *val, size_t len)
+{
+	int fd = open(SCALE, O_WRONLY);
+	ssize_t n;
+	int err = 0;
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, val, len);
+	if (n < 0)
+		err = -errno;
+	else if ((size_t)n != len)
+		err = -EIO;
+	close(fd);
+	return err;
+}
+
+static int test_sysctl(void)
+{
+	static const char *const good[] = { "0", "2", "8", "1024", "4\n" };
+	static const struct { const char *name, *val; } bad[] = {
+		{ "negative", "-1" }, { "one", "1" }, { "too_large", "1025" },
+		{ "huge", "99999999999999999999" }, { "non_numeric", "abc" },
+		{ "trailing_junk", "8x" }, { "empty_line", "\n" },
+	};
+	static char oversized[8192];
+	char name[96];
+	int fails = 0;
+
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		int err = write_scale(good[i], strlen(good[i]));
+		int got = read_scale();
+
+		snprintf(name, sizeof(name), "dirty_task_scale.sysctl.accepts_%d", atoi(good[i]));
+		fails += pddt_check(name, !err && got == atoi(good[i]),
+				    "write '%.6s': %s, reads back %d", good[i],
+				    err ? strerror(-err) : "ok", got);
+	}
+	write_scale("8", 1);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		int err = write_scale(bad[i].val, strlen(bad[i].val));
+		int got = read_scale();
+
+		snprintf(name, sizeof(name), "dirty_task_scale.sysctl.rejects_%s", bad[i].name);
+		fails += pddt_check(name, err == -EINVAL && got == 8,
+				    "write '%s': %s, value now %d (was 8)", bad[i].val,
+				    err ? strerror(-err) : "accepted", got);
+	}
+	{
+		/* a write of 0 bytes is no write: it must change nothing */
+		int err = write_scale("", 0);
+		int got = read_scale();
+
+		fails += pddt_check("dirty_task_scale.sysctl.zero_byte_write_changes_nothing",
+				    got == 8, "write of 0 bytes: %s, value now %d (was 8)",
+				    err ? strerror(-err) : "returned 0", got);
+	}
+	memset(oversized, '7', sizeof(oversized));
+	{
+		int err = write_scale(oversized, sizeof(oversized));
+		int got = read_scale();
+
+		fails += pddt_check("dirty_task_scale.sysctl.rejects_oversized",
+				    err < 0 && got == 8,
+				    "8 KiB of digits: %s, value now %d (was 8)",
+				    err ? strerror(-err) : "accepted", got);
+	}
+	return fails;
+}
+
+struct share {
+	long long dirtied, all, ppm;
+};
+
+/* What the restrained writer reports, in shared memory. */
+struct light_out {
+	double ms[BURSTS];	/* burst durations */
+	struct share share;	/* its own share after the last burst */
+	int share_err;
+};
+
+static int read_share(pid_t pid, struct share *s)
+{
+	char path[64], buf[256];
+
+	snprintf(path, sizeof(path), "/proc/%d/dirty_share", (int)pid);
+	if (pddt_read_file(path, buf, sizeof(buf)) <= 0)
+		return -errno;
+	if (sscanf(buf, "dirtied: %lld\ndirtied_all: %lld\nshare_ppm: %lld",
+		   &s->dirtied, &s->all, &s->ppm) != 3)
+		return -EBADMSG;
+	return 0;
+}
+
+static int test_proc(void)
+{
+	struct share s;
+	int fails = 0, err, st;
+	int pfd[2];
+	pid_t pid;
+
+	err = read_share(getpid(), &s);
+	fails += pddt_check("dirty_share.format", !err && s.all >= 1 &&
+			    s.dirtied <= s.all && s.ppm <= 1000000,
+			    "dirtied %lld, dirtied_all %lld, share_ppm %lld (%s)",
+			    s.dirtied, s.all, s.ppm, err ? strerror(-err) : "ok");
+
+	/* a child reads its own share before it dirties anything */
+	if (pipe(pfd))
+		pddt_die("pipe");
+	pid = fork();
+	if (!pid) {
+		struct share c;
+
+		if (read_share(getpid(), &c))
+			c.dirtied = -1;
+		if (write(pfd[1], &c, sizeof(c)) != sizeof(c))
+			_exit(1);
+		_exit(0);
+	}
+	if (read(pfd[0], &s, sizeof(s)) != sizeof(s))
+		s.dirtied = -1;
+	waitpid(pid, &st, 0);
+	close(pfd[0]);
+	close(pfd[1]);
+	fails += pddt_check("dirty_share.fork_starts_at_zero", s.dirtied == 0,
+			    "a fresh child reads dirtied %lld", s.dirtied);
+
+	/* another user may not read init's share */
+	pid = fork();
+	if (!pid) {
+		char buf[256];
+		int fd;
+
+		if (setgid(65534) || setuid(65534))
+			_exit(3);
+		fd = open("/proc/1/dirty_share", O_RDONLY);
+		if (fd < 0)
+			_exit(errno == EACCES ? 0 : 2);
+		_exit(read(fd, buf, sizeof(buf)) < 0 && errno == EACCES ? 0 : 1);
+	}
+	waitpid(pid, &st, 0);
+	fails += pddt_check("dirty_share.other_user_denied",
+			    WIFEXITED(st) && WEXITSTATUS(st) == 0,
+			    "uid 65534 reading /proc/1/dirty_share: %s",
+			    !WIFEXITED(st) ? "crashed" : WEXITSTATUS(st) == 0 ? "EACCES" :
+			    WEXITSTATUS(st) == 1 ? "was allowed" : "other error");
+	return fails;
+}
+
+/* The streaming writer: 1 MiB writes of the pattern until SIGTERM. */
+static void heavy_writer(const char *file, uint64_t seed)
+{
+	enum { CHUNK = 1 << 20 };
+	unsigned char *buf = malloc(CHUNK);
+	uint64_t off = 0;
+	int fd = open(file, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+	if (fd < 0 || !buf)
+		_exit(2);
+	signal(SIGTERM, SIG_DFL);
+	for (;;) {
+		pddt_pattern(buf, CHUNK, seed, off);
+		if (write(fd, buf, CHUNK) != CHUNK)
+			_exit(3);
+		off += CHUNK;
+	}
+}
+
+static int read_share(pid_t pid, struct share *s);
+
+/* The restrained writer: BURSTS bursts, then its own share. */
+static void light_writer(const char *file, uint64_t seed, struct light_out *out)
+{
+	enum { CHUNK = 64 << 10 };
+	unsigned char buf[CHUNK];
+	uint64_t off = 0;
+	int fd = open(file, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	double next = pddt_now();
+
+	if (fd < 0)
+		_exit(2);
+	for (int b = 0; b < BURSTS; b++) {
+		double t0 = pddt_now();
+
+		for (int i = 0; i < BURST_KB * 1024 / CHUNK; i++) {
+			pddt_pattern(buf, CHUNK, seed, off);
+			if (write(fd, buf, CHUNK) != CHUNK)
+				_exit(3);
+			off += CHUNK;
+		}
+		out->ms[b] = (pddt_now() - t0) * 1000;
+		next += BURST_GAP_MS / 1000.0;
+		while (pddt_now() < next)
+			usleep(10000);
+	}
+	close(fd);
+	out->share_err = read_share(getpid(), &out->share);
+	_exit(0);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+struct pauses {
+	long events, paused, light_share_max;
+};
+
+/* Count the restrained writer's balance_dirty_pages events in the trace. */
+static void count_pauses(pid_t light, struct pauses *p)
+{
+	FILE *f = fopen(TRACE "/trace", "r");
+	char line[1024], pat[32];
+
+	memset(p, 0, sizeof(*p));
+	if (!f)
+		return;
+	snprintf(pat, sizeof(pat), "-%d ", (int)light);
+	while (fgets(line, sizeof(line), f)) {
+		char *ev = strstr(line, "balance_dirty_pages:");
+		char *pause, *share;
+
+		if (!ev || !strstr(line, pat) || strstr(line, pat) > ev)
+			continue;
+		p->events++;
+		pause = strstr(ev, " pause=");
+		if (pause && atol(pause + 7) > 0)
+			p->paused++;
+		share = strstr(ev, "task_share=");
+		if (share && atol(share + 11) > p->light_share_max)
+			p->light_share_max = atol(share + 11);
+	}
+	fclose(f);
+}
+
+static int run_mode(const char *disk, int scale)
+{
+	char heavy_f[128], light_f[128], name[96], filter[64];
+	struct light_out *out = mmap(NULL, sizeof(*out), PROT_READ | PROT_WRITE,
+				     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	double *ms = out->ms;
+	const char *mode = scale ? "on" : "off";
+	struct share hs;
+	struct pauses p;
+	pid_t heavy, light;
+	int fails = 0, st;
+	long long bad, dirty;
+	double t0;
+	struct stat sb;
+	char val[16];
+
+	snprintf(heavy_f, sizeof(heavy_f), "/mnt/%s/heavy.dat", disk);
+	snprintf(light_f, sizeof(light_f), "/mnt/%s/light.dat", disk);
+	snprintf(val, sizeof(val), "%d", scale);
+	if (write_scale(val, strlen(val)))
+		pddt_die("cannot set %s to %d", SCALE, scale);
+
+	heavy = fork();
+	if (!heavy)
+		heavy_writer(heavy_f, 0x4ea7);
+	t0 = pddt_now();
+	sleep(WARMUP_S);
+	/*
+	 * Let the streaming writer settle: off, the dirty pages climb above
+	 * the freerun ceiling (DIRTY_KB + BG_KB) / 2 to the shared setpoint;
+	 * on, its share grows and it is held below its cut limits. Polled,
+	 * with a bound; if it never settles the checks below say so.
+	 */
+	for (;;) {
+		dirty = pddt_meminfo_kb("Dirty") + pddt_meminfo_kb("Writeback");
+		if (read_share(heavy, &hs))
+			hs.ppm = 0;
+		if (scale ? hs.ppm >= 600000 && dirty < (DIRTY_KB + BG_KB) / 2 - (6 << 10)
+			  : dirty > (DIRTY_KB + BG_KB) / 2)
+			break;
+		if (pddt_now() - t0 > WARMUP_S + SETTLE_MAX_S)
+			break;
+		usleep(200000);
+	}
+	printf("pddt: scale %d: streaming writer settled after %.1f s: dirty+writeback %lld kB, share %lld ppm\n",
+	       scale, pddt_now() - t0, dirty, hs.ppm);
+
+	pddt_write_file(EVENT "/enable", "0");
+	pddt_write_file(TRACE "/trace", "");
+	light = fork();
+	if (!light)
+		light_writer(light_f, 0x1197, out);
+	snprintf(filter, sizeof(filter), "common_pid == %d", (int)light);
+	pddt_write_file(EVENT "/filter", filter);
+	pddt_write_file(EVENT "/enable", "1");
+	waitpid(light, &st, 0);
+	pddt_write_file(EVENT "/enable", "0");
+	if (read_share(heavy, &hs))
+		hs.ppm = -1;
+	kill(heavy, SIGTERM);
+	waitpid(heavy, NULL, 0);
+	count_pauses(light, &p);
+
+	snprintf(name, sizeof(name), "dirty_task_scale.%s.light_writer_ran", mode);
+	fails += pddt_check(name, WIFEXITED(st) && WEXITSTATUS(st) == 0,
+			    "restrained writer exit status %d", st);
+	qsort(ms, BURSTS, sizeof(double), cmp_double);
+	printf("pddt: scale %d: restrained writer %d KiB bursts beside a streaming one: "
+	       "p50 %.0f ms, max %.0f ms; %ld bdp events, %ld paused; shares: "
+	       "streaming %lld ppm, restrained %lld ppm\n",
+	       scale, BURST_KB, ms[BURSTS / 2], ms[BURSTS - 1], p.events, p.paused,
+	       hs.ppm, out->share.ppm);
+
+	if (scale) {
+		snprintf(name, sizeof(name), "dirty_task_scale.%s.light_writer_not_paused", mode);
+		fails += pddt_check(name, p.paused == 0,
+				    "%ld of %ld balance_dirty_pages events paused it (p50 burst %.0f ms)",
+				    p.paused, p.events, ms[BURSTS / 2]);
+		snprintf(name, sizeof(name), "dirty_task_scale.%s.heavy_share_near_one", mode);
+		fails += pddt_check(name, hs.ppm >= 600000,
+				    "streaming writer share %lld ppm", hs.ppm);
+		snprintf(name, sizeof(name), "dirty_task_scale.%s.light_share_small", mode);
+		fails += pddt_check(name, !out->share_err && out->share.ppm <= 250000,
+				    "restrained writer share %lld ppm after its last burst",
+				    out->share.ppm);
+	} else {
+		snprintf(name, sizeof(name), "dirty_task_scale.%s.light_writer_paused", mode);
+		fails += pddt_check(name, p.paused > 0,
+				    "%ld of %ld balance_dirty_pages events paused it (p50 burst %.0f ms)",
+				    p.paused, p.events, ms[BURSTS / 2]);
+	}
+
+	sync();
+	pddt_drop_caches();
+	bad = stat(heavy_f, &sb) ? -1 : pddt_verify_pattern(heavy_f, sb.st_size, 0x4ea7);
+	snprintf(name, sizeof(name), "dirty_task_scale.%s.heavy_data_intact", mode);
+	fails += pddt_check(name, bad == 0 && sb.st_size > 0,
+			    "%lld MiB read back, %lld bytes differ",
+			    (long long)sb.st_size >> 20, bad);
+	bad = pddt_verify_pattern(light_f, (uint64_t)BURSTS * BURST_KB * 1024, 0x1197);
+	snprintf(name, sizeof(name), "dirty_task_scale.%s.light_data_intact", mode);
+	fails += pddt_check(name, bad == 0, "%lld bytes differ", bad);
+	unlink(heavy_f);
+	unlink(light_f);
+	sync();
+	munmap(out, sizeof(*out));
+	return fails;
+}
+
+int main(void)
+{
+	const char *disk = getenv("PDDT_SLOW_DISK") ? getenv("PDDT_SLOW_DISK") : "slow";
+	int fails = 0;
+
+	if (access(SCALE, F_OK))
+		return pddt_result("dirty_task_scale", PDDT_SKIP,
+				   "no %s: kernel without the series", SCALE);
+	char val[32];
+
+	snprintf(val, sizeof(val), "%d", DIRTY_KB << 10);
+	if (pddt_write_file("/proc/sys/vm/dirty_bytes", val))
+		pddt_die("cannot set vm.dirty_bytes");
+	snprintf(val, sizeof(val), "%d", BG_KB << 10);
+	if (pddt_write_file("/proc/sys/vm/dirty_background_bytes", val))
+		pddt_die("cannot set vm.dirty_background_bytes");
+
+	fails += test_sysctl();
+	fails += test_proc();
+	fails += run_mode(disk, 0);
+	fails += run_mode(disk, 2);
+
+	write_scale("0", 1);
+	pddt_write_file("/proc/sys/vm/dirty_ratio", "20");
+	pddt_write_file("/proc/sys/vm/dirty_background_ratio", "10");
+	return fails ? 1 : 0;
+}

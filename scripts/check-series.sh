@@ -1,0 +1,80 @@
+#!/bin/sh
+# `make check-series`: what every patch of patches/series must meet.
+#   1. scripts/checkpatch.pl --strict (the 6.12 tree's): 0 errors,
+#      0 warnings, 0 checks;
+#   2. every prefix of the series builds (the series is bisectable);
+#   3. the C files the series touches get no new W=1 or sparse (C=2)
+#      warnings: compared with the same files built in the stock tree.
+# Ends with "N passed, M failed"; results in results/<date>-check-series/.
+. "$(dirname "$0")/lib.sh"
+PATCHES=series
+CONFIG=${CONFIG:-base}
+check_config_var
+
+out=$TOP/results/$(date +%Y%m%d-%H%M%S)-check-series
+mkdir -p "$out"
+tsv=$out/series.tsv
+: >"$tsv"
+res() { printf '%s\t%s\t%s\n' "$1" "$2" "$3" >>"$tsv"; echo "$2 $1: $3"; }
+
+"$TOP/scripts/deps.sh" check || exit 1
+"$TOP/scripts/tree.sh" >/dev/null || exit 1
+pristine=$BUILD/src/.pristine
+series=$(series_files)
+n=$(echo "$series" | grep -c .)
+
+# 1. checkpatch, run from the pristine tree on each patch file
+for p in $series; do
+	(cd "$pristine" && perl scripts/checkpatch.pl --strict -q --no-color \
+		"$PATCH_DIR/$p") >"$out/checkpatch-$p.txt" 2>/dev/null
+	total=$(grep '^total:' "$out/checkpatch-$p.txt")
+	case $total in
+	"total: 0 errors, 0 warnings, 0 checks"*) res "checkpatch.$p" PASS "$total" ;;
+	*) res "checkpatch.$p" FAIL "${total:-no verdict}; see $out/checkpatch-$p.txt" ;;
+	esac
+done
+
+# 2. every prefix builds
+i=1
+while [ "$i" -le "$n" ]; do
+	p=$(echo "$series" | sed -n "${i}p")
+	if UPTO=$i "$TOP/scripts/tree.sh" >/dev/null && "$TOP/scripts/kconfig.sh" >/dev/null &&
+		"$TOP/scripts/build.sh" >"$out/build-$i.txt" 2>&1; then
+		res "builds_up_to.$i" PASS "$p"
+	else
+		res "builds_up_to.$i" FAIL "$p: see $out/build-$i.txt"
+	fi
+	i=$((i + 1))
+done
+"$TOP/scripts/tree.sh" >/dev/null && "$TOP/scripts/kconfig.sh" >/dev/null &&
+	"$TOP/scripts/build.sh" >/dev/null 2>&1 || res build.full FAIL "the whole series"
+
+# 3. W=1 and sparse on the touched C files, patched against stock
+files=$(cat "$(src_dir)/.pddt-files" | grep '\.c$')
+objs=$(echo "$files" | sed 's/\.c$/.o/')
+for t in series none; do
+	PATCHES=$t
+	# single objects: make prepares the O= directory by itself
+	"$TOP/scripts/tree.sh" >/dev/null && "$TOP/scripts/kconfig.sh" >/dev/null ||
+		{ res "warnings.$t" FAIL "no tree or config"; continue; }
+	present=
+	for o in $objs; do [ -f "$(src_dir)/${o%.o}.c" ] && present="$present $o"; done
+	for o in $present; do rm -f "$(obj_dir)/$o"; done
+	# shellcheck disable=SC2086
+	make -C "$(src_dir)" O="$(obj_dir)" ARCH=x86_64 W=1 C=2 $present \
+		>"$out/warnings-$t.log" 2>&1
+	# file:line:col: warning: text  ->  file: warning: text (line numbers move)
+	grep -E '(warning|error):' "$out/warnings-$t.log" |
+		sed -E 's/^([^:]+):[0-9]+:([0-9]+:)? /\1: /' | sort >"$out/warnings-$t.txt"
+done
+PATCHES=series
+new=$(comm -13 "$out/warnings-none.txt" "$out/warnings-series.txt")
+if [ -z "$new" ]; then
+	res warnings.new PASS "no new W=1 or sparse warnings in: $(echo $files)"
+else
+	echo "$new" >"$out/warnings-new.txt"
+	res warnings.new FAIL "$(echo "$new" | wc -l) new: see $out/warnings-new.txt"
+fi
+"$TOP/scripts/tree.sh" >/dev/null && "$TOP/scripts/kconfig.sh" >/dev/null &&
+	"$TOP/scripts/build.sh" >/dev/null 2>&1
+exec "$TOP/scripts/summarize.sh" "$out"
