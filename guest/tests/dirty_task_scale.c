@@ -223,8 +223,6 @@ static void heavy_writer(const char *file, uint64_t seed)
 	}
 }
 
-static int read_share(pid_t pid, struct share *s);
-
 /* The restrained writer: BURSTS bursts, then its own share. */
 static void light_writer(const char *file, uint64_t seed, struct light_out *out)
 {
@@ -263,7 +261,7 @@ static int cmp_double(const void *a, const void *b)
 }
 
 struct pauses {
-	long events, paused, light_share_max;
+	long events, paused;
 };
 
 /* Count the restrained writer's balance_dirty_pages events in the trace. */
@@ -278,7 +276,7 @@ static void count_pauses(pid_t light, struct pauses *p)
 	snprintf(pat, sizeof(pat), "-%d ", (int)light);
 	while (fgets(line, sizeof(line), f)) {
 		char *ev = strstr(line, "balance_dirty_pages:");
-		char *pause, *share;
+		char *pause;
 
 		if (!ev || !strstr(line, pat) || strstr(line, pat) > ev)
 			continue;
@@ -286,9 +284,6 @@ static void count_pauses(pid_t light, struct pauses *p)
 		pause = strstr(ev, " pause=");
 		if (pause && atol(pause + 7) > 0)
 			p->paused++;
-		share = strstr(ev, "task_share=");
-		if (share && atol(share + 11) > p->light_share_max)
-			p->light_share_max = atol(share + 11);
 	}
 	fclose(f);
 }
