@@ -11,7 +11,9 @@ SMP ?= 2
 TESTS ?=
 CMD ?=
 APPEND ?=
-export PATCHES CONFIG DISKS TIMEOUT MEM SMP TESTS APPEND
+QUICK ?= 0
+FIO ?=
+export PATCHES CONFIG DISKS TIMEOUT MEM SMP TESTS APPEND QUICK FIO
 
 S := scripts
 
@@ -26,7 +28,8 @@ help:
 	@echo '  make selftest    only the harness self-tests (canned logs, bad input)'
 	@echo '  make check-series  checkpatch --strict, every prefix builds, no new'
 	@echo '                   W=1/sparse warnings (slow: builds each prefix)'
-	@echo '  make bench       the bench (not yet: issue 4)'
+	@echo '  make bench       the bench: scenarios off vs on in one boot, 3 reps;'
+	@echo '                   results/<run>/report.md with plots (QUICK=1: short)'
 	@echo '  make clean       remove build/ (the ccache stays)'
 	@echo 'Variables:'
 	@echo '  PATCHES=series|none  patches/series applied, or stock 6.12 (default series)'
@@ -38,6 +41,7 @@ help:
 	@echo '  TIMEOUT=SECONDS      host-side bound on one boot (default $(TIMEOUT))'
 	@echo '  MEM=MiB SMP=N        guest memory and vCPUs (default $(MEM), $(SMP))'
 	@echo '  APPEND="..."         extra kernel command line'
+	@echo '  QUICK=0|1            make bench: the short mode (1 rep, shorter runs)'
 
 test:
 	@$(S)/test.sh
@@ -59,7 +63,7 @@ selftest:
 		awk -F'\t' '{ s[$$2]++ } END { printf "%d passed, %d failed\n", s["PASS"], s["FAIL"]; exit s["FAIL"] > 0 }' results/selftest.tsv
 
 bench:
-	@echo 'make bench: the bench is not implemented yet (issue 4)' >&2; exit 2
+	@$(S)/bench.sh
 
 clean:
 	rm -rf build

@@ -25,8 +25,9 @@ n=$(echo "$series" | grep -c .)
 
 # 1. checkpatch, run from the pristine tree on each patch file
 for p in $series; do
-	(cd "$pristine" && perl scripts/checkpatch.pl --strict -q --no-color \
-		"$PATCH_DIR/$p") >"$out/checkpatch-$p.txt" 2>/dev/null
+	# /usr/bin first: the SPDX check needs the python3 that has python3-ply
+	(cd "$pristine" && PATH=/usr/bin:$PATH perl scripts/checkpatch.pl --strict --no-color \
+		"$PATCH_DIR/$p") >"$out/checkpatch-$p.txt" 2>&1
 	total=$(grep '^total:' "$out/checkpatch-$p.txt")
 	case $total in
 	"total: 0 errors, 0 warnings, 0 checks"*) res "checkpatch.$p" PASS "$total" ;;
@@ -38,7 +39,7 @@ done
 i=1
 while [ "$i" -le "$n" ]; do
 	p=$(echo "$series" | sed -n "${i}p")
-	if UPTO=$i "$TOP/scripts/tree.sh" >/dev/null && "$TOP/scripts/kconfig.sh" >/dev/null &&
+	if UPTO=$i "$TOP/scripts/tree.sh" >/dev/null && UPTO=$i "$TOP/scripts/kconfig.sh" >/dev/null &&
 		"$TOP/scripts/build.sh" >"$out/build-$i.txt" 2>&1; then
 		res "builds_up_to.$i" PASS "$p"
 	else
@@ -63,9 +64,11 @@ for t in series none; do
 	# shellcheck disable=SC2086
 	make -C "$(src_dir)" O="$(obj_dir)" ARCH=x86_64 W=1 C=2 $present \
 		>"$out/warnings-$t.log" 2>&1
-	# file:line:col: warning: text  ->  file: warning: text (line numbers move)
+	# /tree/file:line:col: warning: text  ->  file: warning: text (the
+	# two trees have their own paths, and line numbers move)
 	grep -E '(warning|error):' "$out/warnings-$t.log" |
-		sed -E 's/^([^:]+):[0-9]+:([0-9]+:)? /\1: /' | sort >"$out/warnings-$t.txt"
+		sed -E "s|^$(src_dir)/||; s/^([^:]+):[0-9]+:([0-9]+:)? /\\1: /" |
+		sort >"$out/warnings-$t.txt"
 done
 PATCHES=series
 new=$(comm -13 "$out/warnings-none.txt" "$out/warnings-series.txt")

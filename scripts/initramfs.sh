@@ -23,7 +23,7 @@ src=$(ls -d "$BUILD"/src/*/usr/gen_init_cpio.c 2>/dev/null | head -n 1)
 
 list=$out/initramfs.list
 {
-	for d in /bin /dev /etc /etc/pddt /mnt /proc /results /run /sys /tests /tmp /usr /usr/bin; do
+	for d in /bench /bin /dev /etc /etc/pddt /mnt /proc /results /run /sys /tests /tmp /usr /usr/bin; do
 		echo "dir $d 0755 0 0"
 	done
 	echo "nod /dev/console 0600 0 0 c 5 1"
@@ -36,6 +36,9 @@ list=$out/initramfs.list
 	done
 	for f in "$out"/tests/*; do
 		[ -f "$f" ] && echo "file /tests/${f##*/} $f 0755 0 0"
+	done
+	for f in "$out"/bench/*; do
+		[ -f "$f" ] && echo "file /bench/${f##*/} $f 0755 0 0"
 	done
 } >"$list"
 "$gen" "$list" >"$out/initramfs.cpio.tmp" || die "gen_init_cpio failed"

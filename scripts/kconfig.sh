@@ -13,8 +13,22 @@ obj=$(obj_dir)
 mkdir -p "$obj" "$BUILD/logs"
 
 frags="$TOP/config/base.config"
-[ "$PATCHES" = series ] && [ -f "$PATCH_DIR/series.config" ] &&
-	frags="$frags $PATCH_DIR/series.config"
+if [ "$PATCHES" = series ] && [ -f "$PATCH_DIR/series.config" ]; then
+	if [ -n "${UPTO:-}" ]; then
+		# A prefix of the series (check-series): the options of later
+		# patches do not exist yet; keep those the tree defines.
+		part=$BUILD/obj/.series-upto-$UPTO.config
+		defined=$(find "$src" -name 'Kconfig*' -exec cat {} + |
+			sed -n 's/^\(menu\)\{0,1\}config \([A-Za-z0-9_]*\)$/CONFIG_\2/p')
+		while IFS= read -r line; do
+			opt=$(echo "$line" | sed -n 's/^\(# \)\{0,1\}\(CONFIG_[A-Za-z0-9_]*\).*/\2/p')
+			[ -z "$opt" ] || echo "$defined" | grep -qxF "$opt" && echo "$line"
+		done <"$PATCH_DIR/series.config" >"$part"
+		frags="$frags $part"
+	else
+		frags="$frags $PATCH_DIR/series.config"
+	fi
+fi
 [ "$CONFIG" = base ] || frags="$frags $TOP/config/$CONFIG.config"
 
 tmp=$BUILD/obj/.kconfig-$(tree_name)-$CONFIG

@@ -4,6 +4,7 @@
 #   MODE test   run the guest's /tests (TESTS= filters them by name glob)
 #   MODE cmd    run COMMAND with sh in the guest, then power off
 #   MODE shell  an interactive shell on the serial console
+#   MODE bench  run the guest's /bench/run (QUICK=1: the short mode)
 # The serial log is OUTDIR/serial.log; the guest's /results is unpacked
 # into OUTDIR/guest/. Exit status: QEMU's (1 = guest panic via pvpanic),
 # 124 = host-side timeout, 3 = the guest never said it was done.
@@ -13,8 +14,8 @@ mode=$1
 out=$2
 cmd=${3:-}
 case $mode in
-test | cmd | shell) ;;
-*) die "usage: qemu.sh test|cmd|shell OUTDIR [COMMAND]" ;;
+test | cmd | shell | bench) ;;
+*) die "usage: qemu.sh test|cmd|shell|bench OUTDIR [COMMAND]" ;;
 esac
 [ -n "$out" ] || die "usage: qemu.sh MODE OUTDIR [COMMAND]"
 
@@ -44,6 +45,8 @@ mkdir -p "$job"
 	echo "PDDT_DISKS='$(echo "$disks" | awk '{printf "%s%s:%s", (NR > 1 ? " " : ""), $1, $4}')'"
 	echo "PDDT_TESTS='${TESTS:-}'"
 	echo "PDDT_TEST_TIMEOUT=${TEST_TIMEOUT:-600}"
+	echo "PDDT_BPS='$(echo "$disks" | awk '{printf "%s%s:%s", (NR > 1 ? " " : ""), $1, $2}')'"
+	echo "PDDT_QUICK=${QUICK:-0}"
 } >"$job/env"
 printf '%s\n' "$cmd" >"$job/cmd"
 printf 'file /etc/pddt/env %s 0644 0 0\nfile /etc/pddt/cmd %s 0644 0 0\n' \

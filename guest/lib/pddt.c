@@ -5,11 +5,14 @@
 #include "pddt.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <time.h>
@@ -100,15 +103,14 @@ ssize_t pddt_read_file(const char *path, char *buf, size_t size)
 	return len;
 }
 
-int pddt_write_file(const char *path, const char *val)
+int pddt_write_buf(const char *path, const void *buf, size_t len)
 {
-	size_t len = strlen(val);
 	int fd = open(path, O_WRONLY);
 	ssize_t n;
 
 	if (fd < 0)
 		return -errno;
-	n = write(fd, val, len);
+	n = write(fd, buf, len);
 	if (n < 0) {
 		n = -errno;
 		close(fd);
@@ -116,6 +118,62 @@ int pddt_write_file(const char *path, const char *val)
 	}
 	close(fd);
 	return (size_t)n == len ? 0 : -EIO;
+}
+
+int pddt_write_file(const char *path, const char *val)
+{
+	return pddt_write_buf(path, val, strlen(val));
+}
+
+long long pddt_read_ll(const char *path)
+{
+	char buf[64], *end;
+	long long v;
+
+	if (pddt_read_file(path, buf, sizeof(buf)) <= 0)
+		return LLONG_MIN;
+	v = strtoll(buf, &end, 10);
+	return end == buf ? LLONG_MIN : v;
+}
+
+int pddt_check_int_sysctl(const char *prefix, const char *path,
+			  const char *const *good, size_t ngood,
+			  const struct pddt_bad_input *bad, size_t nbad,
+			  long long keep)
+{
+	static char oversized[8192];
+	char name[128], val[32];
+	int fails = 0;
+
+	for (size_t i = 0; i < ngood; i++) {
+		int err = pddt_write_file(path, good[i]);
+		long long got = pddt_read_ll(path);
+
+		snprintf(name, sizeof(name), "%s.accepts_%lld", prefix, atoll(good[i]));
+		fails += pddt_check(name, !err && got == atoll(good[i]),
+				    "write '%.8s': %s, reads back %lld", good[i],
+				    err ? strerror(-err) : "ok", got);
+	}
+	snprintf(val, sizeof(val), "%lld", keep);
+	if (pddt_write_file(path, val))
+		return fails + pddt_result(prefix, PDDT_FAIL, "cannot set %s to %s", path, val);
+	for (size_t i = 0; i <= nbad; i++) {
+		/* the last one: 8 KiB of digits */
+		const char *v = i < nbad ? bad[i].val : oversized;
+		size_t len = i < nbad ? strlen(v) : sizeof(oversized);
+		int err;
+		long long got;
+
+		memset(oversized, '7', sizeof(oversized));
+		err = pddt_write_buf(path, v, len);
+		got = pddt_read_ll(path);
+		snprintf(name, sizeof(name), "%s.rejects_%s", prefix,
+			 i < nbad ? bad[i].name : "oversized");
+		fails += pddt_check(name, err == -EINVAL && got == keep,
+				    "write '%.20s' (%zu bytes): %s, value now %lld (was %lld)",
+				    v, len, err ? strerror(-err) : "accepted", got, keep);
+	}
+	return fails;
 }
 
 int bdi_dir_of(const char *path, char *dir, size_t size)
@@ -270,4 +328,48 @@ int pddt_drop_caches(void)
 {
 	sync();
 	return pddt_write_file("/proc/sys/vm/drop_caches", "3");
+}
+
+void pddt_stream_writer(const char *file, uint64_t seed, uint64_t wrap,
+			size_t chunk, struct pddt_stream *st)
+{
+	unsigned char *buf = malloc(chunk);
+	uint64_t off = 0;
+	int fd = open(file, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+	if (fd < 0 || !buf)
+		_exit(2);
+	signal(SIGTERM, SIG_DFL);
+	for (;;) {
+		double t0;
+
+		if (wrap && off + chunk > wrap) {
+			off = 0;
+			if (lseek(fd, 0, SEEK_SET))
+				_exit(3);
+		}
+		pddt_pattern(buf, chunk, seed, off);
+		t0 = pddt_now();
+		if (write(fd, buf, chunk) != (ssize_t)chunk)
+			_exit(3);
+		off += chunk;
+		if (st) {
+			double ms = (pddt_now() - t0) * 1000;
+
+			st->bytes += chunk;
+			if (ms > st->max_write_ms)
+				st->max_write_ms = ms;
+		}
+	}
+}
+
+void *pddt_shared(size_t size)
+{
+	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE,
+		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		pddt_die("mmap of %zu shared bytes: %s", size, strerror(errno));
+	memset(p, 0, size);
+	return p;
 }

@@ -33,6 +33,24 @@ double pddt_now(void);
 ssize_t pddt_read_file(const char *path, char *buf, size_t size);
 /* Write @val to a file (e.g. a sysctl); returns 0 or -errno. */
 int pddt_write_file(const char *path, const char *val);
+/* Write @len bytes of @buf to @path in one write(); 0 or -errno. */
+int pddt_write_buf(const char *path, const void *buf, size_t len);
+/* The integer in a file (a sysctl), or LLONG_MIN. */
+long long pddt_read_ll(const char *path);
+
+/*
+ * The input rules of an integer sysctl at @path: every value of @good is
+ * accepted and reads back; every one of @bad, and 8 KiB of digits, is EINVAL
+ * and leaves the value at @keep. One result each, named
+ * <prefix>.accepts_<value> and <prefix>.rejects_<name>. Returns the failures.
+ */
+struct pddt_bad_input {
+	const char *name, *val;
+};
+int pddt_check_int_sysctl(const char *prefix, const char *path,
+			  const char *const *good, size_t ngood,
+			  const struct pddt_bad_input *bad, size_t nbad,
+			  long long keep);
 
 /* --- per-bdi statistics from /sys/kernel/debug/bdi/<maj:min>/stats --- */
 #define BDI_MAX_KEYS 32
@@ -60,6 +78,22 @@ int pddt_write_pattern(int fd, uint64_t bytes, uint64_t seed, size_t chunk);
  * wrong size.
  */
 long long pddt_verify_pattern(const char *path, uint64_t bytes, uint64_t seed);
+
+/* What a streaming writer did, in memory it shares with its parent. */
+struct pddt_stream {
+	volatile uint64_t bytes;	/* written in all, over every pass */
+	volatile double max_write_ms;	/* its longest write() */
+};
+/*
+ * A streaming writer: @chunk-byte write()s of pattern @seed to @file, back at
+ * offset 0 every @wrap bytes (0: never), until it is killed; progress into
+ * @st if not NULL. On a write error it exits with status 3.
+ */
+void pddt_stream_writer(const char *file, uint64_t seed, uint64_t wrap,
+			size_t chunk, struct pddt_stream *st)
+	__attribute__((noreturn));
+/* Shared anonymous memory for a child's results, or dies. */
+void *pddt_shared(size_t size);
 
 /* A /proc/meminfo value ("Dirty"), in kB, or -1. */
 long long pddt_meminfo_kb(const char *key);

@@ -6,7 +6,8 @@
  *    leaves the value as it was.
  * 2. /proc/<pid>/dirty_share: its fields, a fresh child at 0, and no read
  *    without ptrace read access (another user's task).
- * 3. On the slow disk a streaming writer runs; beside it a restrained one
+ * 3. With per-device limits off (stock but for task scaling), on the slow
+ *    disk a streaming writer runs; beside it a restrained one
  *    writes a burst every second. The writeback:balance_dirty_pages
  *    tracepoint, filtered on the restrained writer, counts its pauses:
  *    with the scale off it is paused (the dirty pages sit at the shared
@@ -15,8 +16,8 @@
  *    stays under its freerun ceiling: no pause. The streaming writer's
  *    share tends to 1, the restrained one's stays small. Every byte both
  *    wrote is read back after sync and drop_caches.
- * Burst latencies are printed for information only: timing belongs to
- * the bench.
+ * Burst latencies, alone and beside the streaming writer, are printed for
+ * information only: timing belongs to the bench.
  */
 #include "pddt.h"
 
@@ -33,6 +34,7 @@
 #include <unistd.h>
 
 #define SCALE "/proc/sys/vm/dirty_task_scale"
+#define DEVICE_LIMIT "/proc/sys/vm/dirty_device_limit_ms"
 #define TRACE "/sys/kernel/tracing"
 #define EVENT TRACE "/events/writeback/balance_dirty_pages"
 
@@ -44,75 +46,24 @@
 #define BURST_KB	512
 #define BURST_GAP_MS	1000
 
-static int read_scale(void)
+/* Set vm.dirty_task_scale; 0 or -errno. */
+static int write_scale(const char *val)
 {
-	char buf[64];
-
-	if (pddt_read_file(SCALE, buf, sizeof(buf)) <= 0)
-		return -1;
-	return atoi(buf);
-}
-
-/* Write @len bytes of @val in one write(); 0 or -errno. */
-static int write_scale(const char *val, size_t len)
-{
-	int fd = open(SCALE, O_WRONLY);
-	ssize_t n;
-	int err = 0;
-
-	if (fd < 0)
-		return -errno;
-	n = write(fd, val, len);
-	if (n < 0)
-		err = -errno;
-	else if ((size_t)n != len)
-		err = -EIO;
-	close(fd);
-	return err;
+	return pddt_write_file(SCALE, val);
 }
 
 static int test_sysctl(void)
 {
 	static const char *const good[] = { "0", "2", "8", "1024", "4\n" };
-	static const struct { const char *name, *val; } bad[] = {
+	static const struct pddt_bad_input bad[] = {
 		{ "negative", "-1" }, { "one", "1" }, { "too_large", "1025" },
 		{ "huge", "99999999999999999999" }, { "non_numeric", "abc" },
 		{ "trailing_junk", "8x" }, { "empty_line", "\n" }, { "empty", "" },
 	};
-	static char oversized[8192];
-	char name[96];
-	int fails = 0;
 
-	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
-		int err = write_scale(good[i], strlen(good[i]));
-		int got = read_scale();
-
-		snprintf(name, sizeof(name), "dirty_task_scale.sysctl.accepts_%d", atoi(good[i]));
-		fails += pddt_check(name, !err && got == atoi(good[i]),
-				    "write '%.6s': %s, reads back %d", good[i],
-				    err ? strerror(-err) : "ok", got);
-	}
-	write_scale("8", 1);
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		int err = write_scale(bad[i].val, strlen(bad[i].val));
-		int got = read_scale();
-
-		snprintf(name, sizeof(name), "dirty_task_scale.sysctl.rejects_%s", bad[i].name);
-		fails += pddt_check(name, err == -EINVAL && got == 8,
-				    "write '%s': %s, value now %d (was 8)", bad[i].val,
-				    err ? strerror(-err) : "accepted", got);
-	}
-	memset(oversized, '7', sizeof(oversized));
-	{
-		int err = write_scale(oversized, sizeof(oversized));
-		int got = read_scale();
-
-		fails += pddt_check("dirty_task_scale.sysctl.rejects_oversized",
-				    err < 0 && got == 8,
-				    "8 KiB of digits: %s, value now %d (was 8)",
-				    err ? strerror(-err) : "accepted", got);
-	}
-	return fails;
+	return pddt_check_int_sysctl("dirty_task_scale.sysctl", SCALE,
+				     good, sizeof(good) / sizeof(good[0]),
+				     bad, sizeof(bad) / sizeof(bad[0]), 8);
 }
 
 struct share {
@@ -195,25 +146,6 @@ static int test_proc(void)
 	return fails;
 }
 
-/* The streaming writer: 1 MiB writes of the pattern until SIGTERM. */
-static void heavy_writer(const char *file, uint64_t seed)
-{
-	enum { CHUNK = 1 << 20 };
-	unsigned char *buf = malloc(CHUNK);
-	uint64_t off = 0;
-	int fd = open(file, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-
-	if (fd < 0 || !buf)
-		_exit(2);
-	signal(SIGTERM, SIG_DFL);
-	for (;;) {
-		pddt_pattern(buf, CHUNK, seed, off);
-		if (write(fd, buf, CHUNK) != CHUNK)
-			_exit(3);
-		off += CHUNK;
-	}
-}
-
 /* The restrained writer: BURSTS bursts, then its own share. */
 static void light_writer(const char *file, uint64_t seed, struct light_out *out)
 {
@@ -279,11 +211,34 @@ static void count_pauses(pid_t light, struct pauses *p)
 	fclose(f);
 }
 
-static int run_mode(const char *disk, int scale)
+/* The restrained writer's p50 burst on an otherwise idle system, in ms. */
+static double idle_p50(const char *disk)
+{
+	struct light_out *out = pddt_shared(sizeof(*out));
+	char file[128];
+	double p50 = -1;
+	pid_t light;
+	int st;
+
+	snprintf(file, sizeof(file), "/mnt/%s/idle.dat", disk);
+	light = fork();
+	if (!light)
+		light_writer(file, 0x1d1e, out);
+	waitpid(light, &st, 0);
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 0) {
+		qsort(out->ms, BURSTS, sizeof(double), cmp_double);
+		p50 = out->ms[BURSTS / 2];
+	}
+	unlink(file);
+	sync();
+	munmap(out, sizeof(*out));
+	return p50;
+}
+
+static int run_mode(const char *disk, int scale, double idle_ms)
 {
 	char heavy_f[128], light_f[128], name[96], filter[64];
-	struct light_out *out = mmap(NULL, sizeof(*out), PROT_READ | PROT_WRITE,
-				     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	struct light_out *out = pddt_shared(sizeof(*out));
 	double *ms = out->ms;
 	const char *mode = scale ? "on" : "off";
 	struct share hs;
@@ -298,12 +253,12 @@ static int run_mode(const char *disk, int scale)
 	snprintf(heavy_f, sizeof(heavy_f), "/mnt/%s/heavy.dat", disk);
 	snprintf(light_f, sizeof(light_f), "/mnt/%s/light.dat", disk);
 	snprintf(val, sizeof(val), "%d", scale);
-	if (write_scale(val, strlen(val)))
+	if (write_scale(val))
 		pddt_die("cannot set %s to %d", SCALE, scale);
 
 	heavy = fork();
 	if (!heavy)
-		heavy_writer(heavy_f, 0x4ea7);
+		pddt_stream_writer(heavy_f, 0x4ea7, 0, 1 << 20, NULL);
 	t0 = pddt_now();
 	sleep(WARMUP_S);
 	/*
@@ -347,10 +302,10 @@ static int run_mode(const char *disk, int scale)
 			    "restrained writer exit status %d", st);
 	qsort(ms, BURSTS, sizeof(double), cmp_double);
 	printf("pddt: scale %d: restrained writer %d KiB bursts beside a streaming one: "
-	       "p50 %.0f ms, max %.0f ms; %ld bdp events, %ld paused; shares: "
-	       "streaming %lld ppm, restrained %lld ppm\n",
-	       scale, BURST_KB, ms[BURSTS / 2], ms[BURSTS - 1], p.events, p.paused,
-	       hs.ppm, out->share.ppm);
+	       "p50 %.0f ms (%.1fx its idle p50 of %.0f ms), max %.0f ms; %ld bdp events, "
+	       "%ld paused; shares: streaming %lld ppm, restrained %lld ppm\n",
+	       scale, BURST_KB, ms[BURSTS / 2], ms[BURSTS / 2] / idle_ms, idle_ms,
+	       ms[BURSTS - 1], p.events, p.paused, hs.ppm, out->share.ppm);
 
 	if (scale) {
 		snprintf(name, sizeof(name), "dirty_task_scale.%s.light_writer_not_paused", mode);
@@ -392,6 +347,7 @@ int main(void)
 {
 	const char *disk = getenv("PDDT_SLOW_DISK") ? getenv("PDDT_SLOW_DISK") : "slow";
 	int fails = 0;
+	double idle;
 
 	if (access(SCALE, F_OK))
 		return pddt_result("dirty_task_scale", PDDT_SKIP,
@@ -405,12 +361,18 @@ int main(void)
 	if (pddt_write_file("/proc/sys/vm/dirty_background_bytes", val))
 		pddt_die("cannot set vm.dirty_background_bytes");
 
+	/* task scaling alone, against stock: per-device limits off */
+	pddt_write_file(DEVICE_LIMIT, "0");
 	fails += test_sysctl();
 	fails += test_proc();
-	fails += run_mode(disk, 0);
-	fails += run_mode(disk, 2);
+	idle = idle_p50(disk);
+	fails += pddt_check("dirty_task_scale.idle.light_writer_ran", idle > 0,
+			    "restrained writer alone: p50 burst %.0f ms", idle);
+	fails += run_mode(disk, 0, idle);
+	fails += run_mode(disk, 2, idle);
 
-	write_scale("0", 1);
+	write_scale("0");
+	pddt_write_file(DEVICE_LIMIT, "1000");
 	pddt_write_file("/proc/sys/vm/dirty_ratio", "20");
 	pddt_write_file("/proc/sys/vm/dirty_background_ratio", "10");
 	return fails ? 1 : 0;

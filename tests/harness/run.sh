@@ -75,6 +75,21 @@ else
 	res kunit.reader FAIL "no kernel tree: kunit.py parse cannot be tested"
 fi
 
+# --- bench report: medians over reps, ratios to off, aims met or not
+rm -rf "$tmp/b"
+cp -r "$here/bench" "$tmp/b"
+"$S/report.sh" "$tmp/b" >/dev/null 2>&1
+rc=$?
+for want in '| fast_beside_vs_solo | ratio | 0.6 | 0.97 | 0.9 | 1.617 | 1.500 |' \
+	'| streaming rate on / off | 0.975 | >= 0.98 | **not met** |' \
+	'| CPU per dirtied page on / off | 1.010 | <= 1.02 | met |' \
+	'- heavy 4, mode on, rep 1: exit 3'; do
+	grep -qxF -- "$want" "$tmp/b/report.md" 2>/dev/null || rc="$rc (no line '$want')"
+done
+expect report.tables_and_aims 0 "$rc" "medians, ratios, aims and failed runs in report.md"
+"$S/report.sh" "$tmp/no-such-run" >/dev/null 2>&1
+expect report.missing_run_is_an_error 1 $? "no summary.tsv, no report"
+
 # --- the series: a hunk that does not apply stops with the patch's name
 mkdir -p "$tmp/patches"
 printf '# one bad patch\n0001-bad.patch\n' >"$tmp/patches/series"
@@ -116,11 +131,13 @@ mk no-such-target
 rc=$?
 grep -q 'make test' "$tmp/mk" || rc="$rc (no usage)"
 expect make.unknown_target 2 "$rc" "usage printed"
-for v in PATCHES=bogus CONFIG=nope "CONFIG=../x" TIMEOUT=abc SMP=99 MEM=12 "DISKS=bad"; do
-	mk test "$v"
+for v in "bench QUICK=2" "bench FIO=job.fio" PATCHES=bogus CONFIG=nope "CONFIG=../x" \
+	TIMEOUT=abc SMP=99 MEM=12 "DISKS=bad"; do
+	case $v in bench*) t=bench; v=${v#bench } ;; *) t=test ;; esac
+	mk "$t" "$v"
 	rc=$?
 	grep -q 'error:' "$tmp/mk" || rc="$rc (no message)"
-	expect "make.rejects.$(echo "$v" | tr -c 'A-Za-z0-9_\n' '_')" 2 "$rc" "$(head -n 1 "$tmp/mk")"
+	expect "make.$t.rejects.$(echo "$v" | tr -c 'A-Za-z0-9_\n' '_')" 2 "$rc" "$(head -n 1 "$tmp/mk")"
 done
 
 awk -F'\t' '{ s[$2]++ } END { printf "harness self-tests: %d passed, %d failed\n", s["PASS"], s["FAIL"]; exit s["FAIL"] > 0 }' "$out"

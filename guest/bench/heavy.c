@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * heavy - N streaming writers on one disk (ARG = N, default 4): is the
+ * disk shared fairly among them, and at what total rate? Figures: Jain's
+ * index of the per-task rates (1 = equal) and the total rate; per-task
+ * cumulative MiB over time for the plot.
+ */
+#include "bench.h"
+#include "pddt.h"
+
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define MAXN	32
+
+int main(int argc, char **argv)
+{
+	struct pddt_stream *st = pddt_shared(MAXN * sizeof(*st));
+	double warm, secs, t0, t, rates[MAXN], total = 0;
+	uint64_t b0[MAXN];
+	pid_t pid[MAXN];
+	char file[64], what[32];
+	struct bench b;
+	FILE *csv;
+	int n;
+
+	bench_init(&b, "heavy", argc, argv);
+	n = b.arg ? atoi(b.arg) : 4;
+	if (n < 1 || n > MAXN)
+		pddt_die("heavy: N must be 1..%d, not '%s'", MAXN, b.arg);
+	warm = bench_len(&b, 5, 3);
+	secs = bench_len(&b, 10, 5);
+
+	for (int i = 0; i < n; i++) {
+		snprintf(file, sizeof(file), "/mnt/slow/heavy%d.dat", i);
+		pid[i] = fork();
+		if (!pid[i])
+			pddt_stream_writer(file, 0x4e00 + i, 0, 64 << 10, &st[i]);
+	}
+	sleep(warm);
+	snprintf(what, sizeof(what), "progress");
+	csv = bench_csv(&b, what, "n,t,task,mib");
+	for (int i = 0; i < n; i++)
+		b0[i] = st[i].bytes;
+	t0 = pddt_now();
+	while ((t = pddt_now() - t0) < secs) {
+		for (int i = 0; i < n; i++)
+			fprintf(csv, "%s,%d,%d,%.2f,%d,%.3f\n", b.mode, b.rep, n, t, i,
+				(st[i].bytes - b0[i]) / (double)(1 << 20));
+		usleep(500000);
+	}
+	t = pddt_now() - t0;
+	for (int i = 0; i < n; i++) {
+		rates[i] = (st[i].bytes - b0[i]) / t / (1 << 20);
+		total += rates[i];
+	}
+	fclose(csv);
+	for (int i = 0; i < n; i++) {
+		kill(pid[i], SIGTERM);
+		waitpid(pid[i], NULL, 0);
+		snprintf(file, sizeof(file), "/mnt/slow/heavy%d.dat", i);
+		unlink(file);
+	}
+	snprintf(what, sizeof(what), "jain_n%d", n);
+	bench_metric(&b, what, bench_jain(rates, n), "index");
+	snprintf(what, sizeof(what), "total_rate_n%d", n);
+	bench_metric(&b, what, total, "MiB/s");
+	sync();
+	return 0;
+}

@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * inter_device - does a saturated slow disk starve the writers of a fast one?
+ *
+ * 1. solo: a streaming writer on the fast disk alone: its rate.
+ * 2. beside: a streaming writer on the slow disk, and after a warm-up the
+ *    same fast writer beside it: the fast writer's rate against solo, the
+ *    slow writer's rate against the slow disk's set bandwidth and its
+ *    longest write() of 64 KiB, and each disk's dirty pages against its
+ *    share (BdiDirtyThresh) and limit (BdiDirtyLimit) over time.
+ */
+#include "bench.h"
+#include "pddt.h"
+
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define FAST_F	"/mnt/fast/inter_device.dat"
+#define SLOW_F	"/mnt/slow/inter_device.dat"
+#define WRAP	(512ULL << 20)
+
+static pid_t writer(const char *file, size_t chunk, struct pddt_stream *st)
+{
+	pid_t pid = fork();
+
+	if (pid < 0)
+		pddt_die("fork");
+	if (!pid)
+		pddt_stream_writer(file, 0xbe7c, WRAP, chunk, st);
+	return pid;
+}
+
+static void stop(pid_t pid)
+{
+	kill(pid, SIGTERM);
+	waitpid(pid, NULL, 0);
+}
+
+/* The rate of @st over @secs seconds from now, in MiB/s. */
+static double rate(struct pddt_stream *st, double secs)
+{
+	uint64_t b0 = st->bytes;
+	double t0 = pddt_now();
+
+	usleep(secs * 1e6);
+	return (st->bytes - b0) / (pddt_now() - t0) / (1 << 20);
+}
+
+/* The set bandwidth of disk @name from $PDDT_BPS ("fast:104857600 ..."). */
+static double disk_bps(const char *name)
+{
+	const char *s = getenv("PDDT_BPS");
+	size_t n = strlen(name);
+
+	while (s && *s) {
+		if (!strncmp(s, name, n) && s[n] == ':')
+			return atof(s + n + 1);
+		s = strchr(s, ' ');
+		s = s ? s + 1 : NULL;
+	}
+	return 0;
+}
+
+static void sample(FILE *csv, const struct bench *b, double t, const char *disk,
+		   double *dirty, double *thresh, double *limit)
+{
+	struct bdi_stats s;
+	char mnt[64];
+
+	snprintf(mnt, sizeof(mnt), "/mnt/%s", disk);
+	if (bdi_stats_read(mnt, &s))
+		pddt_die("no bdi stats for %s", mnt);
+	*dirty = bdi_stat(&s, "BdiReclaimable") + bdi_stat(&s, "BdiWriteback");
+	*thresh = bdi_stat(&s, "BdiDirtyThresh");
+	*limit = bdi_stat(&s, "BdiDirtyLimit");
+	fprintf(csv, "%s,%d,%.2f,%s,%.0f,%.0f,%.0f\n", b->mode, b->rep, t, disk,
+		*dirty, *thresh, *limit);
+}
+
+int main(int argc, char **argv)
+{
+	struct pddt_stream *st = pddt_shared(2 * sizeof(*st));
+	double warm = 0, secs, t0, solo, fast, slow, bw = disk_bps("slow");
+	enum { MAXS = 256 };
+	double sd[MAXS], sth[MAXS], sl[MAXS], fd[MAXS], x;
+	uint64_t slow0, fast0;
+	struct bench b;
+	pid_t pf, ps;
+	FILE *csv;
+	int n = 0;
+
+	bench_init(&b, "inter_device", argc, argv);
+	/* the slow disk's limit settles once its bandwidth is measured */
+	warm = bench_len(&b, 15, 10);
+	secs = bench_len(&b, 12, 6);
+
+	pf = writer(FAST_F, 1 << 20, &st[1]);
+	sleep(3);
+	solo = rate(&st[1], secs);
+	stop(pf);
+	sync();
+
+	ps = writer(SLOW_F, 64 << 10, &st[0]);
+	sleep(warm);
+	pf = writer(FAST_F, 1 << 20, &st[1]);
+	sleep(3);
+	csv = bench_csv(&b, "dirty", "t,disk,dirty_kb,thresh_kb,limit_kb");
+	st[0].max_write_ms = 0;
+	st[1].max_write_ms = 0;
+	slow0 = st[0].bytes;
+	fast0 = st[1].bytes;
+	t0 = pddt_now();
+	while (pddt_now() - t0 < secs && n < MAXS) {
+		double t = pddt_now() - t0;
+
+		sample(csv, &b, t, "slow", &sd[n], &sth[n], &sl[n]);
+		sample(csv, &b, t, "fast", &fd[n], &x, &x);
+		n++;
+		usleep(250000);
+	}
+	x = pddt_now() - t0;
+	slow = (st[0].bytes - slow0) / x / (1 << 20);
+	fast = (st[1].bytes - fast0) / x / (1 << 20);
+	fclose(csv);
+	stop(pf);
+	stop(ps);
+
+	bench_metric(&b, "fast_solo", solo, "MiB/s");
+	bench_metric(&b, "fast_beside_slow", fast, "MiB/s");
+	bench_metric(&b, "fast_beside_vs_solo", solo > 0 ? fast / solo : 0, "ratio");
+	bench_metric(&b, "slow_rate", slow, "MiB/s");
+	if (bw > 0)
+		bench_metric(&b, "slow_rate_vs_bandwidth", slow * (1 << 20) / bw, "ratio");
+	bench_metric(&b, "slow_longest_write_64k", st[0].max_write_ms, "ms");
+	bench_metric(&b, "fast_longest_write_1m", st[1].max_write_ms, "ms");
+	bench_metric(&b, "slow_dirty_p50", bench_percentile(sd, n, 50), "kB");
+	bench_metric(&b, "slow_dirty_max", bench_percentile(sd, n, 100), "kB");
+	bench_metric(&b, "slow_thresh_p50", bench_percentile(sth, n, 50), "kB");
+	bench_metric(&b, "slow_limit_p50", bench_percentile(sl, n, 50), "kB");
+	bench_metric(&b, "fast_dirty_p50", bench_percentile(fd, n, 50), "kB");
+
+	unlink(FAST_F);
+	unlink(SLOW_F);
+	sync();
+	return 0;
+}

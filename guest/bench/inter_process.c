@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * inter_process - is a restrained writer starved by a streaming one?
+ *
+ * On the slow disk two restrained writers: "saver" writes 4 MiB every
+ * 1.5 s, "ticker" 256 KiB every 100 ms. Their write latencies (the time to
+ * write one burst) are measured twice in the same run: on an idle system,
+ * then beside a streaming writer on the same disk. Figures: p50, p99 and
+ * max of each, the loaded p50 against the idle one, and the streaming
+ * writer's rate.
+ */
+#include "bench.h"
+#include "pddt.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define DIR	"/mnt/slow"
+#define MAXB	1024
+
+struct writer {
+	const char *name;
+	size_t burst;
+	double gap_s;
+};
+
+static const struct writer writers[] = {
+	{ "saver", 4 << 20, 1.5 },
+	{ "ticker", 256 << 10, 0.1 },
+};
+#define NW (int)(sizeof(writers) / sizeof(writers[0]))
+
+struct lat {
+	int n;
+	double ms[MAXB];
+};
+
+/* Bursts of @w for @secs seconds; latencies into @out (shared). */
+static void restrained(const struct writer *w, double secs, struct lat *out)
+{
+	enum { CHUNK = 64 << 10 };
+	static unsigned char buf[CHUNK];
+	char file[96];
+	double start = pddt_now(), next = start;
+	int fd;
+
+	snprintf(file, sizeof(file), DIR "/%s.dat", w->name);
+	fd = open(file, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0)
+		_exit(2);
+	while (pddt_now() - start < secs && out->n < MAXB) {
+		double t0 = pddt_now();
+
+		/* a new file region each time: every burst dirties new pages */
+		for (size_t done = 0; done < w->burst; done += CHUNK)
+			if (write(fd, buf, CHUNK) != CHUNK)
+				_exit(3);
+		out->ms[out->n++] = (pddt_now() - t0) * 1000;
+		next += w->gap_s;
+		while (pddt_now() < next)
+			usleep(5000);
+	}
+	close(fd);
+	unlink(file);
+	_exit(0);
+}
+
+/* Run every restrained writer for @secs; their latencies into @lat[]. */
+static void phase(struct lat *lat, double secs)
+{
+	pid_t pid[NW];
+
+	for (int i = 0; i < NW; i++) {
+		pid[i] = fork();
+		if (!pid[i])
+			restrained(&writers[i], secs, &lat[i]);
+	}
+	for (int i = 0; i < NW; i++)
+		waitpid(pid[i], NULL, 0);
+}
+
+static void report(const struct bench *b, FILE *csv, const char *ph,
+		   const struct writer *w, struct lat *l, double *p50)
+{
+	char m[64];
+
+	for (int i = 0; i < l->n; i++)
+		fprintf(csv, "%s,%d,%s,%s,%.2f\n", b->mode, b->rep, ph, w->name, l->ms[i]);
+	*p50 = bench_percentile(l->ms, l->n, 50);
+	snprintf(m, sizeof(m), "%s_%s_p50", w->name, ph);
+	bench_metric(b, m, *p50, "ms");
+	snprintf(m, sizeof(m), "%s_%s_p99", w->name, ph);
+	bench_metric(b, m, bench_percentile(l->ms, l->n, 99), "ms");
+	snprintf(m, sizeof(m), "%s_%s_max", w->name, ph);
+	bench_metric(b, m, bench_percentile(l->ms, l->n, 100), "ms");
+}
+
+int main(int argc, char **argv)
+{
+	struct lat *idle = pddt_shared(NW * sizeof(*idle));
+	struct lat *busy = pddt_shared(NW * sizeof(*busy));
+	struct pddt_stream *st = pddt_shared(sizeof(*st));
+	double secs, warm, t0, bytes0, rate;
+	struct bench b;
+	FILE *csv;
+	pid_t heavy;
+
+	bench_init(&b, "inter_process", argc, argv);
+	secs = bench_len(&b, 15, 7.5);
+	warm = bench_len(&b, 8, 5);
+
+	phase(idle, secs);
+	sync();
+	heavy = fork();
+	if (!heavy)
+		pddt_stream_writer(DIR "/streaming.dat", 0x57ea, 0, 1 << 20, st);
+	sleep(warm);
+	bytes0 = st->bytes;
+	t0 = pddt_now();
+	phase(busy, secs);
+	rate = (st->bytes - bytes0) / (pddt_now() - t0) / (1 << 20);
+	kill(heavy, SIGTERM);
+	waitpid(heavy, NULL, 0);
+	unlink(DIR "/streaming.dat");
+
+	csv = bench_csv(&b, "latency", "phase,writer,ms");
+	for (int i = 0; i < NW; i++) {
+		double pi, pb;
+		char m[64];
+
+		report(&b, csv, "idle", &writers[i], &idle[i], &pi);
+		report(&b, csv, "beside_stream", &writers[i], &busy[i], &pb);
+		snprintf(m, sizeof(m), "%s_p50_vs_idle", writers[i].name);
+		bench_metric(&b, m, pi > 0 ? pb / pi : 0, "ratio");
+	}
+	fclose(csv);
+	bench_metric(&b, "streaming_rate", rate, "MiB/s");
+	sync();
+	return 0;
+}

@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "bench.h"
+#include "pddt.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const char *bench_dir(void)
+{
+	const char *d = getenv("PDDT_BENCH");
+
+	return d && *d ? d : "/results/bench";
+}
+
+void bench_init(struct bench *b, const char *scenario, int argc, char **argv)
+{
+	const char *q = getenv("PDDT_QUICK");
+
+	if (argc < 3 || argc > 4 || atoi(argv[2]) < 1)
+		pddt_die("usage: %s MODE REP [ARG] (REP from 1)", scenario);
+	b->scenario = scenario;
+	b->mode = argv[1];
+	b->rep = atoi(argv[2]);
+	b->arg = argc == 4 ? argv[3] : NULL;
+	b->quick = q && *q && strcmp(q, "0");
+	mkdir(bench_dir(), 0755);
+}
+
+void bench_metric(const struct bench *b, const char *metric, double value,
+		  const char *unit)
+{
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/summary.tsv", bench_dir());
+	f = fopen(path, "a");
+	if (!f)
+		pddt_die("cannot append to %s", path);
+	fprintf(f, "%s\t%s\t%d\t%s\t%.6g\t%s\n", b->scenario, b->mode, b->rep,
+		metric, value, unit);
+	fclose(f);
+	printf("pddt: bench %s %s rep %d: %s = %.4g %s\n", b->scenario, b->mode,
+	       b->rep, metric, value, unit);
+}
+
+FILE *bench_csv(const struct bench *b, const char *what, const char *header)
+{
+	char path[256];
+	struct stat st;
+	int fresh;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s-%s.csv", bench_dir(), b->scenario, what);
+	fresh = stat(path, &st) != 0;
+	f = fopen(path, "a");
+	if (!f)
+		pddt_die("cannot append to %s", path);
+	if (fresh)
+		fprintf(f, "mode,rep,%s\n", header);
+	return f;
+}
+
+double bench_len(const struct bench *b, double full, double quick)
+{
+	return b->quick ? quick : full;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+double bench_percentile(double *v, int n, double p)
+{
+	int i;
+
+	if (n <= 0)
+		return -1;
+	qsort(v, n, sizeof(*v), cmp_double);
+	i = (int)(p / 100 * n + 0.5) - 1;
+	if (i < 0)
+		i = 0;
+	if (i >= n)
+		i = n - 1;
+	return v[i];
+}
+
+double bench_jain(const double *x, int n)
+{
+	double s = 0, s2 = 0;
+
+	for (int i = 0; i < n; i++) {
+		s += x[i];
+		s2 += x[i] * x[i];
+	}
+	return s2 > 0 ? s * s / (n * s2) : 0;
+}

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * bench.h - what every bench scenario shares. A scenario program is run as
+ *   /bench/<scenario> MODE REP [ARG]
+ * with the mode's sysctls already set by /bench/run. It writes one row per
+ * figure to $PDDT_BENCH/summary.tsv:
+ *   scenario  mode  rep  metric  value  unit
+ * and its time series to $PDDT_BENCH/<scenario>-<what>.csv, one row per
+ * sample, with mode and rep in the first columns.
+ */
+#ifndef PDDT_BENCH_H
+#define PDDT_BENCH_H
+
+#include <stdio.h>
+
+struct bench {
+	const char *scenario;
+	const char *mode;
+	int rep;
+	int quick;		/* $PDDT_QUICK: the short mode */
+	const char *arg;	/* the optional third argument, or NULL */
+};
+
+/* Parse "MODE REP [ARG]" or die with the usage. */
+void bench_init(struct bench *b, const char *scenario, int argc, char **argv);
+/* Append one figure to summary.tsv (and print it). */
+void bench_metric(const struct bench *b, const char *metric, double value,
+		  const char *unit);
+/* Open <scenario>-<what>.csv for appending; writes @header if it is new. */
+FILE *bench_csv(const struct bench *b, const char *what, const char *header);
+/* @quick when b->quick, else @full. */
+double bench_len(const struct bench *b, double full, double quick);
+
+/* Percentile @p (0..100) of @n values, sorting them in place. */
+double bench_percentile(double *v, int n, double p);
+/* Jain's fairness index of @n rates: (sum x)^2 / (n * sum x^2). */
+double bench_jain(const double *x, int n);
+
+#endif

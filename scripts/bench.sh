@@ -1,0 +1,47 @@
+#!/bin/sh
+# `make bench [QUICK=1]`: set up, build the patched kernel and the guest,
+# boot it with a fast and a slow disk and a memory-backed one (brd), run
+# /bench/run in the guest, then write results/<run>/report.md and its
+# plots. results/latest points at the newest run.
+. "$(dirname "$0")/lib.sh"
+check_patches_var
+check_config_var
+check_run_vars
+case ${QUICK:-0} in
+0 | 1) ;;
+*) die "QUICK='$QUICK': 0 or 1 expected" ;;
+esac
+[ -z "${FIO:-}" ] || die "FIO=: running a fio job file is not implemented yet (issue 4)"
+
+name=bench
+[ "${QUICK:-0}" = 1 ] && name=bench-quick
+out=$TOP/results/$(date +%Y%m%d-%H%M%S)-$name
+mkdir -p "$out"
+ln -sfn "$out" "$TOP/results/latest"
+t0=$(date +%s)
+note "results: $out"
+
+step "deps (apt)" "$TOP/scripts/deps.sh" bench || exit 1
+step "tree (extract + patch)" "$TOP/scripts/tree.sh" || exit 1
+step "config ($CONFIG)" "$TOP/scripts/kconfig.sh" || exit 1
+step "kernel build" "$TOP/scripts/build.sh" >"$out/kernel.txt" || { cat "$out/kernel.txt"; exit 1; }
+step "initramfs" "$TOP/scripts/initramfs.sh" || exit 1
+
+# brd: one 128 MiB RAM disk for the hot path.
+APPEND="brd.rd_nr=1 brd.rd_size=131072 ${APPEND:-}"
+export APPEND QUICK
+step "boot and run the bench" "$TOP/scripts/qemu.sh" bench "$out" || {
+	echo "bench: the guest run failed (serial log: $out/serial.log)" >&2
+	exit 1
+}
+"$TOP/scripts/scan-log.sh" "$out/serial.log" >"$out/splats.txt" 2>&1 ||
+	note "kernel splat in the serial log: see $out/splats.txt"
+[ -f "$out/guest/bench/summary.tsv" ] || die "the guest wrote no bench/summary.tsv"
+cp "$out"/guest/bench/* "$out/"
+
+# What the series adds to every task: struct task_struct, from the build.
+"$TOP/scripts/struct-size.sh" task_struct kernel/fork.c >"$out/task_struct.tsv" 2>"$out/task_struct.err" ||
+	note "task_struct size not measured: $(cat "$out/task_struct.err")"
+
+step "report" "$TOP/scripts/report.sh" "$out" || exit 1
+note "bench took $(($(date +%s) - t0)) s; report: $out/report.md"

@@ -1,0 +1,167 @@
+#!/bin/sh
+# report.sh RUNDIR: RUNDIR/report.md and its PNG plots from the figures the
+# guest wrote there (summary.tsv, *.csv, conditions.tsv, failures.tsv) and
+# task_struct.tsv. Every number in the report is read from those files.
+. "$(dirname "$0")/lib.sh"
+run=$1
+[ -n "$run" ] && [ -f "$run/summary.tsv" ] || die "usage: report.sh RUNDIR (with summary.tsv)"
+md=$run/report.md
+
+# median SCENARIO METRIC MODE: the median over the repetitions, or empty.
+tables() {
+	awk -F'\t' '
+	{ k = $1 SUBSEP $4; v[k, $2, ++n[k, $2]] = $5; unit[k] = $6
+	  if (!(k in seen)) { seen[k] = 1; order[++nk] = k }
+	  if (!(($1, $2) in sm)) { sm[$1, $2] = 1; modes[$1] = modes[$1] " " $2 } }
+	function med(k, m,    c, i, j, t, a) {
+		c = n[k, m]; if (!c) return ""
+		for (i = 1; i <= c; i++) a[i] = v[k, m, i]
+		for (i = 2; i <= c; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+		return c % 2 ? a[(c + 1) / 2] : (a[c / 2] + a[c / 2 + 1]) / 2
+	}
+	function fmt(x) { return x == "" ? "" : sprintf("%.4g", x) }
+	END {
+		for (i = 1; i <= nk; i++) {
+			split(order[i], p, SUBSEP); sc = p[1]; me = p[2]
+			if (sc != last) {
+				nm = split(modes[sc], ms, " ")
+				printf "\n## %s\n\n| figure | unit |", sc
+				for (j = 1; j <= nm; j++) printf " %s |", ms[j]
+				for (j = 1; j <= nm; j++) if (ms[j] != "off") printf " %s/off |", ms[j]
+				printf "\n|---|---|"
+				for (j = 1; j <= nm; j++) printf "---:|"
+				for (j = 1; j <= nm; j++) if (ms[j] != "off") printf "---:|"
+				printf "\n"; last = sc
+			}
+			k = order[i]; off = med(k, "off")
+			printf "| %s | %s |", me, unit[k]
+			for (j = 1; j <= nm; j++) printf " %s |", fmt(med(k, ms[j]))
+			for (j = 1; j <= nm; j++) if (ms[j] != "off") {
+				x = med(k, ms[j]); printf " %s |", (off != "" && off != 0 && x != "") ? sprintf("%.3f", x / off) : ""
+			}
+			printf "\n"
+		}
+	}' "$run/summary.tsv"
+}
+
+# target LABEL SCENARIO METRIC MODE OP BOUND [DIVMODE]: one tracked figure.
+target() {
+	awk -F'\t' -v l="$1" -v sc="$2" -v me="$3" -v mo="$4" -v op="$5" -v b="$6" -v dm="${7:-}" '
+	function med(m,    c, i, j, t) {
+		c = 0; for (i = 1; i <= nr; i++) if (M[i] == m) a[++c] = V[i]
+		if (!c) return ""
+		for (i = 2; i <= c; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+		return c % 2 ? a[(c + 1) / 2] : (a[c / 2] + a[c / 2 + 1]) / 2
+	}
+	$1 == sc && $4 == me { M[++nr] = $2; V[nr] = $5 }
+	END {
+		x = med(mo)
+		if (dm != "") { d = med(dm); x = (x == "" || d == "" || d == 0) ? "" : x / d }
+		if (x == "") { printf "| %s | not measured | %s %s | |\n", l, op, b; exit }
+		ok = (op == "<=") ? x <= b + 0 : x >= b + 0
+		printf "| %s | %.3f | %s %s | %s |\n", l, x, op, b, ok ? "met" : "**not met**"
+	}' "$run/summary.tsv"
+}
+
+plots() {
+	command -v gnuplot >/dev/null || { echo "(no gnuplot: no plots)"; return; }
+	cd "$run" || return
+	if [ -f inter_device-dirty.csv ]; then
+		for m in $(awk -F, 'NR > 1 && $2 == 1 { print $1 }' inter_device-dirty.csv | sort -u); do
+			awk -F, -v m="$m" 'NR > 1 && $1 == m && $2 == 1' inter_device-dirty.csv >".plot-$m.csv"
+			gnuplot <<-EOF2
+			set terminal png size 800,450 noenhanced
+			set output "inter_device-dirty-$m.png"
+			set datafile separator ","
+			set title "inter_device, mode $m, rep 1: dirty+writeback per disk vs its share and limit"
+			set xlabel "s"; set ylabel "kB"; set key outside bottom center horizontal
+			plot ".plot-$m.csv" using (strcol(4) eq "slow" ? \$3 : 1/0):5 with lines title "slow dirty", \
+			     "" using (strcol(4) eq "slow" ? \$3 : 1/0):6 with lines title "slow BdiDirtyThresh", \
+			     "" using (strcol(4) eq "slow" ? \$3 : 1/0):7 with lines title "slow BdiDirtyLimit", \
+			     "" using (strcol(4) eq "fast" ? \$3 : 1/0):5 with lines title "fast dirty"
+			EOF2
+			rm -f ".plot-$m.csv"
+			echo "![inter_device $m](inter_device-dirty-$m.png)"
+		done
+	fi
+	if [ -f heavy-progress.csv ]; then
+		for m in off on; do
+			awk -F, -v m="$m" 'NR > 1 && $1 == m && $2 == 1 && $3 == 4' heavy-progress.csv >".plot-$m.csv"
+			[ -s ".plot-$m.csv" ] || { rm -f ".plot-$m.csv"; continue; }
+			gnuplot <<-EOF2
+			set terminal png size 800,450 noenhanced
+			set output "heavy-progress-$m.png"
+			set datafile separator ","
+			set title "heavy, 4 writers on the slow disk, mode $m, rep 1: cumulative MiB per task"
+			set xlabel "s"; set ylabel "MiB"; set key left top
+			plot for [i=0:3] ".plot-$m.csv" using (\$5 == i ? \$4 : 1/0):6 with lines title sprintf("task %d", i)
+			EOF2
+			rm -f ".plot-$m.csv"
+			echo "![heavy $m](heavy-progress-$m.png)"
+		done
+	fi
+	if [ -f inter_process-latency.csv ]; then
+		for w in saver ticker; do
+			for m in $(awk -F, 'NR > 1 { print $1 }' inter_process-latency.csv | sort -u) idle; do
+				if [ "$m" = idle ]; then
+					awk -F, -v w="$w" 'NR > 1 && $3 == "idle" && $4 == w { print $5 }' inter_process-latency.csv
+				else
+					awk -F, -v w="$w" -v m="$m" 'NR > 1 && $1 == m && $3 == "beside_stream" && $4 == w { print $5 }' inter_process-latency.csv
+				fi | sort -g | awk '{ x[NR] = $1 } END { for (i = 1; i <= NR; i++) print x[i], i / NR }' >".cdf-$w-$m.dat"
+			done
+			gnuplot <<-EOF2
+			set terminal png size 800,450 noenhanced
+			set output "inter_process-cdf-$w.png"
+			set title "inter_process: $w write latency CDF beside a streaming writer (all reps), and idle"
+			set xlabel "ms"; set ylabel "fraction"; set yrange [0:1]; set logscale x; set key right bottom
+			plot for [f in system("ls .cdf-$w-*.dat")] f using 1:2 with steps title f[7+strlen("$w"):strlen(f)-4]
+			EOF2
+			rm -f .cdf-"$w"-*.dat
+			echo "![inter_process $w](inter_process-cdf-$w.png)"
+		done
+	fi
+}
+
+{
+	echo "# Bench report: $(basename "$run")"
+	echo
+	echo "Every figure is the median over the repetitions of this run, measured in"
+	echo "one boot, the modes interleaved. Ratios are against mode off (stock 6.12"
+	echo "behaviour) of the same run. QEMU TCG (-cpu max, no KVM); disk bandwidth"
+	echo "is QEMU's write throttling."
+	echo
+	echo "## Conditions"
+	echo
+	echo "| | |"
+	echo "|---|---|"
+	awk -F'\t' '{ printf "| %s | %s |\n", $1, $2 }' "$run/conditions.tsv"
+	if [ -s "$run/task_struct.tsv" ]; then
+		awk -F'\t' '{ printf "| sizeof(struct task_struct), %s | %s bytes |\n", $1, $2 }' "$run/task_struct.tsv"
+	fi
+	if [ -s "$run/failures.tsv" ]; then
+		echo
+		echo "## Runs that failed"
+		echo
+		awk -F'\t' '{ printf "- %s, mode %s, rep %s: %s\n", $1, $2, $3, $4 }' "$run/failures.tsv"
+	fi
+	echo
+	echo "## Tracked figures (aims, not pass/fail tests)"
+	echo
+	echo "| figure | measured | aim | |"
+	echo "|---|---:|---|---|"
+	target "saver p50 beside a stream / its idle p50, on" inter_process saver_p50_vs_idle on "<=" 1.5
+	target "ticker p50 beside a stream / its idle p50, on" inter_process ticker_p50_vs_idle on "<=" 1.5
+	target "streaming rate on / off" inter_process streaming_rate on ">=" 0.98 off
+	target "fast disk beside the saturated slow one / solo, on" inter_device fast_beside_vs_solo on ">=" 0.95
+	target "slow disk rate / its bandwidth, on" inter_device slow_rate_vs_bandwidth on ">=" 0.9
+	target "slow writer's longest 64 KiB write, on (ms)" inter_device slow_longest_write_64k on "<=" 200
+	target "CPU per dirtied page on / off" hotpath cpu_per_dirtied_page on "<=" 1.02 off
+	tables
+	echo
+	echo "## Plots"
+	echo
+	plots
+	echo
+	echo "Raw data: summary.tsv (one row per figure and repetition) and the CSVs beside this file."
+} >"$md"
+note "report: $md"
