@@ -68,19 +68,22 @@ plots() {
 	cd "$run" || return
 	if [ -f inter_device-dirty.csv ]; then
 		for m in $(awk -F, 'NR > 1 && $2 == 1 { print $1 }' inter_device-dirty.csv | sort -u); do
-			awk -F, -v m="$m" 'NR > 1 && $1 == m && $2 == 1' inter_device-dirty.csv >".plot-$m.csv"
+			for d in slow fast; do
+				awk -F, -v m="$m" -v d="$d" 'NR > 1 && $1 == m && $2 == 1 && $4 == d' \
+					inter_device-dirty.csv >".plot-$m-$d.csv"
+			done
 			gnuplot <<-EOF2
 			set terminal png size 800,450 noenhanced
 			set output "inter_device-dirty-$m.png"
 			set datafile separator ","
 			set title "inter_device, mode $m, rep 1: dirty+writeback per disk vs its share and limit"
 			set xlabel "s"; set ylabel "kB"; set key outside bottom center horizontal
-			plot ".plot-$m.csv" using (strcol(4) eq "slow" ? \$3 : 1/0):5 with lines title "slow dirty", \
-			     "" using (strcol(4) eq "slow" ? \$3 : 1/0):6 with lines title "slow BdiDirtyThresh", \
-			     "" using (strcol(4) eq "slow" ? \$3 : 1/0):7 with lines title "slow BdiDirtyLimit", \
-			     "" using (strcol(4) eq "fast" ? \$3 : 1/0):5 with lines title "fast dirty"
+			plot ".plot-$m-slow.csv" using 3:5 with lines title "slow dirty", \
+			     "" using 3:6 with lines title "slow BdiDirtyThresh", \
+			     "" using 3:7 with lines title "slow BdiDirtyLimit", \
+			     ".plot-$m-fast.csv" using 3:5 with lines title "fast dirty"
 			EOF2
-			rm -f ".plot-$m.csv"
+			rm -f ".plot-$m-slow.csv" ".plot-$m-fast.csv"
 			echo "![inter_device $m](inter_device-dirty-$m.png)"
 		done
 	fi
