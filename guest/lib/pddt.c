@@ -373,3 +373,21 @@ void *pddt_shared(size_t size)
 	memset(p, 0, size);
 	return p;
 }
+
+void pddt_set_dirty_bytes(long long dirty_kb, long long bg_kb)
+{
+	char val[32];
+
+	snprintf(val, sizeof(val), "%lld", dirty_kb << 10);
+	if (pddt_write_file("/proc/sys/vm/dirty_bytes", val))
+		pddt_die("cannot set vm.dirty_bytes to %s", val);
+	snprintf(val, sizeof(val), "%lld", bg_kb << 10);
+	if (pddt_write_file("/proc/sys/vm/dirty_background_bytes", val))
+		pddt_die("cannot set vm.dirty_background_bytes to %s", val);
+}
+
+void pddt_default_dirty_ratios(void)
+{
+	pddt_write_file("/proc/sys/vm/dirty_ratio", "20");
+	pddt_write_file("/proc/sys/vm/dirty_background_ratio", "10");
+}

@@ -95,6 +95,11 @@ void pddt_stream_writer(const char *file, uint64_t seed, uint64_t wrap,
 /* Shared anonymous memory for a child's results, or dies. */
 void *pddt_shared(size_t size);
 
+/* Set vm.dirty_bytes and vm.dirty_background_bytes (in kB), or die. */
+void pddt_set_dirty_bytes(long long dirty_kb, long long bg_kb);
+/* Back to the default vm.dirty_ratio 20 and dirty_background_ratio 10. */
+void pddt_default_dirty_ratios(void);
+
 /* A /proc/meminfo value ("Dirty"), in kB, or -1. */
 long long pddt_meminfo_kb(const char *key);
 

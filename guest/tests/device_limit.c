@@ -205,12 +205,7 @@ int main(void)
 				   "no %s: kernel without the series", LIMIT_MS);
 	if (access("/mnt/slow", F_OK) || access("/mnt/fast", F_OK))
 		return pddt_result("device_limit", PDDT_FAIL, "needs disks 'slow' and 'fast'");
-	snprintf(val, sizeof(val), "%d", DIRTY_KB << 10);
-	if (pddt_write_file("/proc/sys/vm/dirty_bytes", val))
-		pddt_die("cannot set vm.dirty_bytes");
-	snprintf(val, sizeof(val), "%d", BG_KB << 10);
-	if (pddt_write_file("/proc/sys/vm/dirty_background_bytes", val))
-		pddt_die("cannot set vm.dirty_background_bytes");
+	pddt_set_dirty_bytes(DIRTY_KB, BG_KB);
 
 	fails += test_sysctl();
 	fails += run_mode(0);
@@ -218,7 +213,6 @@ int main(void)
 
 	snprintf(val, sizeof(val), "%d", ON_MS);
 	pddt_write_file(LIMIT_MS, val);
-	pddt_write_file("/proc/sys/vm/dirty_ratio", "20");
-	pddt_write_file("/proc/sys/vm/dirty_background_ratio", "10");
+	pddt_default_dirty_ratios();
 	return fails ? 1 : 0;
 }

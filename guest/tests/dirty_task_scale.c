@@ -352,14 +352,7 @@ int main(void)
 	if (access(SCALE, F_OK))
 		return pddt_result("dirty_task_scale", PDDT_SKIP,
 				   "no %s: kernel without the series", SCALE);
-	char val[32];
-
-	snprintf(val, sizeof(val), "%d", DIRTY_KB << 10);
-	if (pddt_write_file("/proc/sys/vm/dirty_bytes", val))
-		pddt_die("cannot set vm.dirty_bytes");
-	snprintf(val, sizeof(val), "%d", BG_KB << 10);
-	if (pddt_write_file("/proc/sys/vm/dirty_background_bytes", val))
-		pddt_die("cannot set vm.dirty_background_bytes");
+	pddt_set_dirty_bytes(DIRTY_KB, BG_KB);
 
 	/* task scaling alone, against stock: per-device limits off */
 	pddt_write_file(DEVICE_LIMIT, "0");
@@ -373,7 +366,6 @@ int main(void)
 
 	write_scale("0");
 	pddt_write_file(DEVICE_LIMIT, "1000");
-	pddt_write_file("/proc/sys/vm/dirty_ratio", "20");
-	pddt_write_file("/proc/sys/vm/dirty_background_ratio", "10");
+	pddt_default_dirty_ratios();
 	return fails ? 1 : 0;
 }
