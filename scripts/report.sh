@@ -7,17 +7,24 @@ run=$1
 [ -n "$run" ] && [ -f "$run/summary.tsv" ] || die "usage: report.sh RUNDIR (with summary.tsv)"
 md=$run/report.md
 
-# median SCENARIO METRIC MODE: the median over the repetitions, or empty.
+# awk: the median of a[1..c] (sorted in place), or "" when c is 0.
+MEDIAN='
+function median(a, c,    i, j, t) {
+	if (!c) return ""
+	for (i = 2; i <= c; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+	return c % 2 ? a[(c + 1) / 2] : (a[c / 2] + a[c / 2 + 1]) / 2
+}'
+
+# One table per scenario: each figure's median per mode, and its ratio to off.
 tables() {
-	awk -F'\t' '
+	awk -F'\t' "$MEDIAN"'
 	{ k = $1 SUBSEP $4; v[k, $2, ++n[k, $2]] = $5; unit[k] = $6
 	  if (!(k in seen)) { seen[k] = 1; order[++nk] = k }
 	  if (!(($1, $2) in sm)) { sm[$1, $2] = 1; modes[$1] = modes[$1] " " $2 } }
-	function med(k, m,    c, i, j, t, a) {
-		c = n[k, m]; if (!c) return ""
+	function med(k, m,    c, i, a) {
+		c = n[k, m]
 		for (i = 1; i <= c; i++) a[i] = v[k, m, i]
-		for (i = 2; i <= c; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
-		return c % 2 ? a[(c + 1) / 2] : (a[c / 2] + a[c / 2 + 1]) / 2
+		return median(a, c)
 	}
 	function fmt(x) { return x == "" ? "" : sprintf("%.4g", x) }
 	END {
@@ -46,12 +53,10 @@ tables() {
 
 # target LABEL SCENARIO METRIC MODE OP BOUND [DIVMODE]: one tracked figure.
 target() {
-	awk -F'\t' -v l="$1" -v sc="$2" -v me="$3" -v mo="$4" -v op="$5" -v b="$6" -v dm="${7:-}" '
-	function med(m,    c, i, j, t) {
+	awk -F'\t' -v l="$1" -v sc="$2" -v me="$3" -v mo="$4" -v op="$5" -v b="$6" -v dm="${7:-}" "$MEDIAN"'
+	function med(m,    c, i, a) {
 		c = 0; for (i = 1; i <= nr; i++) if (M[i] == m) a[++c] = V[i]
-		if (!c) return ""
-		for (i = 2; i <= c; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
-		return c % 2 ? a[(c + 1) / 2] : (a[c / 2] + a[c / 2 + 1]) / 2
+		return median(a, c)
 	}
 	$1 == sc && $4 == me { M[++nr] = $2; V[nr] = $5 }
 	END {

@@ -67,20 +67,13 @@ double bench_len(const struct bench *b, double full, double quick)
 	return b->quick ? quick : full;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 double bench_percentile(double *v, int n, double p)
 {
 	int i;
 
 	if (n <= 0)
 		return -1;
-	qsort(v, n, sizeof(*v), cmp_double);
+	pddt_sort(v, n);
 	i = (int)(p / 100 * n + 0.5) - 1;
 	if (i < 0)
 		i = 0;

@@ -154,6 +154,7 @@ int pddt_check_int_sysctl(const char *prefix, const char *path,
 				    "write '%.8s': %s, reads back %lld", good[i],
 				    err ? strerror(-err) : "ok", got);
 	}
+	memset(oversized, '7', sizeof(oversized));
 	snprintf(val, sizeof(val), "%lld", keep);
 	if (pddt_write_file(path, val))
 		return fails + pddt_result(prefix, PDDT_FAIL, "cannot set %s to %s", path, val);
@@ -164,7 +165,6 @@ int pddt_check_int_sysctl(const char *prefix, const char *path,
 		int err;
 		long long got;
 
-		memset(oversized, '7', sizeof(oversized));
 		err = pddt_write_buf(path, v, len);
 		got = pddt_read_ll(path);
 		snprintf(name, sizeof(name), "%s.rejects_%s", prefix,
@@ -390,4 +390,16 @@ void pddt_default_dirty_ratios(void)
 {
 	pddt_write_file("/proc/sys/vm/dirty_ratio", "20");
 	pddt_write_file("/proc/sys/vm/dirty_background_ratio", "10");
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+void pddt_sort(double *v, size_t n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
 }

@@ -26,6 +26,9 @@ int pddt_check(const char *name, int ok, const char *fmt, ...)
 /* Print to stderr and exit(2): for errors that make a program unusable. */
 void pddt_die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 
+/* Sort @n values in ascending order. */
+void pddt_sort(double *v, size_t n);
+
 /* Monotonic time in seconds. */
 double pddt_now(void);
 

@@ -56,13 +56,6 @@ struct sample {
 	long long dirty, thresh, limit;	/* kB */
 };
 
-static int cmp_ll(const void *a, const void *b)
-{
-	long long x = *(const long long *)a, y = *(const long long *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* Stop a streaming writer; 1 if it was running until then. */
 static int stop(pid_t pid)
 {
@@ -92,7 +85,7 @@ static int run_mode(int ms)
 	const char *mode = ms ? "on" : "off";
 	struct pddt_stream *st = pddt_shared(2 * sizeof(*st));
 	struct sample s[SAMPLES];
-	long long dirty[SAMPLES], limit[SAMPLES];
+	double dirty[SAMPLES], limit[SAMPLES];
 	char slow_f[] = "/mnt/slow/stream.dat", fast_f[] = "/mnt/fast/stream.dat";
 	char name[96], val[16];
 	pid_t slow, fast;
@@ -159,10 +152,10 @@ static int run_mode(int ms)
 	       ms, (st[0].bytes - slow0) / t / (1 << 20), st[0].max_write_ms,
 	       (st[1].bytes - fast0) / t / (1 << 20), st[1].max_write_ms);
 	ran = stop(slow) & stop(fast);
-	qsort(dirty, SAMPLES, sizeof(dirty[0]), cmp_ll);
-	qsort(limit, SAMPLES, sizeof(limit[0]), cmp_ll);
-	printf("pddt: device limit %d ms: slow disk dirty+writeback p50 %lld kB, max %lld kB; "
-	       "limit p50 %lld kB; share (BdiDirtyThresh) last %lld kB\n",
+	pddt_sort(dirty, SAMPLES);
+	pddt_sort(limit, SAMPLES);
+	printf("pddt: device limit %d ms: slow disk dirty+writeback p50 %.0f kB, max %.0f kB; "
+	       "limit p50 %.0f kB; share (BdiDirtyThresh) last %lld kB\n",
 	       ms, dirty[SAMPLES / 2], dirty[SAMPLES - 1], limit[SAMPLES / 2],
 	       s[SAMPLES - 1].thresh);
 
@@ -175,7 +168,7 @@ static int run_mode(int ms)
 				    unlimited, SAMPLES, max_limit, DIRTY_KB);
 		snprintf(name, sizeof(name), "device_limit.%s.slow_disk_held_at_limit", mode);
 		fails += pddt_check(name, over <= SAMPLES / 10,
-				    "%d of %d samples above BdiDirtyLimit + %d kB; max dirty %lld kB",
+				    "%d of %d samples above BdiDirtyLimit + %d kB; max dirty %.0f kB",
 				    over, SAMPLES, SLACK_KB, dirty[SAMPLES - 1]);
 	} else {
 		snprintf(name, sizeof(name), "device_limit.%s.no_limit", mode);
@@ -183,7 +176,7 @@ static int run_mode(int ms)
 				    "BdiDirtyLimit 0 in %d of %d samples", unlimited, SAMPLES);
 		snprintf(name, sizeof(name), "device_limit.%s.slow_disk_beyond_share", mode);
 		fails += pddt_check(name, above_share > 0,
-				    "%d of %d samples above twice BdiDirtyThresh; max dirty %lld kB",
+				    "%d of %d samples above twice BdiDirtyThresh; max dirty %.0f kB",
 				    above_share, SAMPLES, dirty[SAMPLES - 1]);
 	}
 

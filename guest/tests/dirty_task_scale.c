@@ -176,13 +176,6 @@ static void light_writer(const char *file, uint64_t seed, struct light_out *out)
 	_exit(0);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 struct pauses {
 	long events, paused;
 };
@@ -226,7 +219,7 @@ static double idle_p50(const char *disk)
 		light_writer(file, 0x1d1e, out);
 	waitpid(light, &st, 0);
 	if (WIFEXITED(st) && WEXITSTATUS(st) == 0) {
-		qsort(out->ms, BURSTS, sizeof(double), cmp_double);
+		pddt_sort(out->ms, BURSTS);
 		p50 = out->ms[BURSTS / 2];
 	}
 	unlink(file);
@@ -300,7 +293,7 @@ static int run_mode(const char *disk, int scale, double idle_ms)
 	snprintf(name, sizeof(name), "dirty_task_scale.%s.light_writer_ran", mode);
 	fails += pddt_check(name, WIFEXITED(st) && WEXITSTATUS(st) == 0,
 			    "restrained writer exit status %d", st);
-	qsort(ms, BURSTS, sizeof(double), cmp_double);
+	pddt_sort(ms, BURSTS);
 	printf("pddt: scale %d: restrained writer %d KiB bursts beside a streaming one: "
 	       "p50 %.0f ms (%.1fx its idle p50 of %.0f ms), max %.0f ms; %ld bdp events, "
 	       "%ld paused; shares: streaming %lld ppm, restrained %lld ppm\n",
