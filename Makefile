@@ -4,8 +4,8 @@
 
 PATCHES ?= series
 CONFIG ?= base
-DISKS ?= fast:100M slow:4M
-TIMEOUT ?= 1800
+DISKS ?= fast:100M slow:4M fast2:100M slow2:4M
+TIMEOUT ?=
 MEM ?= 1024
 SMP ?= 2
 TESTS ?=
@@ -38,7 +38,7 @@ help:
 	@echo '  DISKS="NAME:WRITE_BPS[:SIZE[:FS]] ..."  (default "$(DISKS)")'
 	@echo '                       e.g. fast:100M = 100 MiB/s; 0 = unthrottled; FS ext4|raw'
 	@echo '  TESTS="GLOB ..."     run only the in-guest tests matching (default all)'
-	@echo '  TIMEOUT=SECONDS      host-side bound on one boot (default $(TIMEOUT))'
+	@echo '  TIMEOUT=SECONDS      host-side bound on one boot (default 1800; make bench 3600)'
 	@echo '  MEM=MiB SMP=N        guest memory and vCPUs (default $(MEM), $(SMP))'
 	@echo '  APPEND="..."         extra kernel command line'
 	@echo '  QUICK=0|1            make bench: the short mode (1 rep, shorter runs)'

@@ -4,6 +4,9 @@
 # /bench/run in the guest, then write results/<run>/report.md and its
 # plots. results/latest points at the newest run.
 . "$(dirname "$0")/lib.sh"
+# The whole bench is one boot: a longer bound than a test run's.
+TIMEOUT=${TIMEOUT:-3600}
+export TIMEOUT
 check_patches_var
 check_config_var
 check_run_vars

@@ -18,6 +18,8 @@ PATCHES=${PATCHES:-series}
 PATCH_DIR=${PATCH_DIR:-$TOP/patches}
 # CONFIG names a variant: config/base.config plus config/<variant>.config.
 CONFIG=${CONFIG:-base}
+# The disks of a boot when DISKS is not set (the Makefile sets the same).
+DEFAULT_DISKS="fast:100M slow:4M fast2:100M slow2:4M"
 
 die() {
 	echo "error: $*" >&2
@@ -87,5 +89,5 @@ check_run_vars() {
 	[ "${MEM:-1024}" -ge 256 ] || die "MEM='$MEM': at least 256 MiB"
 	case ${SMP:-2} in [1-8]) ;; *) die "SMP='$SMP': 1 to 8 expected" ;; esac
 	# shellcheck disable=SC2086
-	"$TOP/scripts/disks.sh" check ${DISKS:-fast:100M slow:4M} >/dev/null || exit 1
+	"$TOP/scripts/disks.sh" check ${DISKS:-$DEFAULT_DISKS} >/dev/null || exit 1
 }

@@ -21,7 +21,7 @@ esac
 
 KERNEL=${KERNEL:-$(bzimage)}
 INITRD=${INITRD:-$BUILD/guest/initramfs.cpio}
-DISKS=${DISKS:-fast:100M slow:4M}
+DISKS=${DISKS:-$DEFAULT_DISKS}
 TIMEOUT=${TIMEOUT:-1800}
 MEM=${MEM:-1024}
 SMP=${SMP:-2}
@@ -44,7 +44,7 @@ mkdir -p "$job"
 	echo "PDDT_MODE=$mode"
 	echo "PDDT_DISKS='$(echo "$disks" | awk '{printf "%s%s:%s", (NR > 1 ? " " : ""), $1, $4}')'"
 	echo "PDDT_TESTS='${TESTS:-}'"
-	echo "PDDT_TEST_TIMEOUT=${TEST_TIMEOUT:-600}"
+	echo "PDDT_TEST_TIMEOUT=${TEST_TIMEOUT:-900}"
 	echo "PDDT_BPS='$(echo "$disks" | awk '{printf "%s%s:%s", (NR > 1 ? " " : ""), $1, $2}')'"
 	echo "PDDT_QUICK=${QUICK:-0}"
 } >"$job/env"
@@ -79,8 +79,12 @@ if [ "$mode" = shell ]; then
 	rc=0
 else
 	# Show the harness's own lines as they come; the rest is in the log.
-	{ timeout --kill-after=10 "$TIMEOUT" qemu-system-x86_64 "$@" </dev/null 2>&1; echo "QEMU-EXIT $?"; } | tr -d '\r' |
-		tee "$log" | grep --line-buffered -E '^(pddt:|RESULT |QEMU-EXIT )|Kernel panic' | sed -u 's/^/  | /'
+	# scripts/qmp.sh relays the guest's requests to QEMU as it goes.
+	names=$(echo "$disks" | cut -d' ' -f1 | tr '\n' ' ')
+	# shellcheck disable=SC2086
+	{ timeout --kill-after=10 "$TIMEOUT" qemu-system-x86_64 "$@" </dev/null 2>&1; echo "QEMU-EXIT $?"; } | sed -u 's/\r$//' |
+		tee "$log" | grep --line-buffered -E '^(pddt:|pddt-qmp:|RESULT |QEMU-EXIT )|Kernel panic' |
+		"$TOP/scripts/qmp.sh" relay "$run/qmp.sock" $names
 	rc=$(sed -n 's/^QEMU-EXIT //p' "$log" | tail -n 1)
 	sed -i '/^QEMU-EXIT /d' "$log"
 fi

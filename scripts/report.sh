@@ -68,15 +68,21 @@ target() {
 	}' "$run/summary.tsv"
 }
 
+# The modes of a per-disk CSV (mode,rep,t,disk,...) that have a rep 1.
+modes_of() { awk -F, 'NR > 1 && $2 == 1 { print $1 }' "$1" | sort -u; }
+# split_disks CSV MODE: rep 1 of MODE, one .plot-MODE-DISK.csv per disk.
+split_disks() {
+	for d in slow fast; do
+		awk -F, -v m="$2" -v d="$d" 'NR > 1 && $1 == m && $2 == 1 && $4 == d' "$1" >".plot-$2-$d.csv"
+	done
+}
+
 plots() {
 	command -v gnuplot >/dev/null || { echo "(no gnuplot: no plots)"; return; }
 	cd "$run" || return
 	if [ -f inter_device-dirty.csv ]; then
-		for m in $(awk -F, 'NR > 1 && $2 == 1 { print $1 }' inter_device-dirty.csv | sort -u); do
-			for d in slow fast; do
-				awk -F, -v m="$m" -v d="$d" 'NR > 1 && $1 == m && $2 == 1 && $4 == d' \
-					inter_device-dirty.csv >".plot-$m-$d.csv"
-			done
+		for m in $(modes_of inter_device-dirty.csv); do
+			split_disks inter_device-dirty.csv "$m"
 			gnuplot <<-EOF2
 			set terminal png size 800,450 noenhanced
 			set output "inter_device-dirty-$m.png"
@@ -90,6 +96,26 @@ plots() {
 			EOF2
 			rm -f ".plot-$m-slow.csv" ".plot-$m-fast.csv"
 			echo "![inter_device $m](inter_device-dirty-$m.png)"
+		done
+	fi
+	if [ -f adaptivity-share.csv ]; then
+		for m in $(modes_of adaptivity-share.csv); do
+			split_disks adaptivity-share.csv "$m"
+			gnuplot <<-EOF2
+			set terminal png size 800,450 noenhanced
+			set output "adaptivity-$m.png"
+			set datafile separator ","
+			set title "adaptivity, mode $m, rep 1: share and limit per disk; bandwidths swapped at t = 0"
+			set xlabel "s"; set ylabel "kB"; set key outside bottom center horizontal
+			set arrow from 0, graph 0 to 0, graph 1 nohead dashtype 2
+			plot ".plot-$m-slow.csv" using 3:6 with lines title "slow BdiDirtyThresh", \
+			     "" using 3:7 with lines title "slow BdiDirtyLimit", \
+			     ".plot-$m-fast.csv" using 3:6 with lines title "fast BdiDirtyThresh", \
+			     "" using 3:7 with lines title "fast BdiDirtyLimit", \
+			     "" using 3:5 with lines title "fast dirty"
+			EOF2
+			rm -f ".plot-$m-slow.csv" ".plot-$m-fast.csv"
+			echo "![adaptivity $m](adaptivity-$m.png)"
 		done
 	fi
 	if [ -f heavy-progress.csv ]; then
@@ -167,6 +193,8 @@ plots() {
 	target "slow disk rate / its bandwidth, on" inter_device slow_rate_vs_bandwidth on ">=" 0.9
 	target "slow writer's longest 64 KiB write, on (ms)" inter_device slow_longest_write_64k on "<=" 200
 	target "CPU per dirtied page on / off" hotpath cpu_per_dirtied_page on "<=" 1.02 off
+	target "loop on the slow disk: writers keep going, on" stacked loop_writers_ran on ">=" 1
+	target "FUSE over the fast disk: writers keep going, on" stacked fuse_writers_ran on ">=" 1
 	tables
 	echo
 	echo "## Plots"

@@ -30,8 +30,8 @@ int main(int argc, char **argv)
 	n = b.arg ? atoi(b.arg) : 4;
 	if (n < 1 || n > MAXN)
 		pddt_die("heavy: N must be 1..%d, not '%s'", MAXN, b.arg);
-	warm = bench_len(&b, 5, 3);
-	secs = bench_len(&b, 10, 5);
+	warm = bench_len(&b, 3, 2);
+	secs = bench_len(&b, 6, 4);
 
 	for (int i = 0; i < n; i++) {
 		snprintf(file, sizeof(file), "/mnt/slow/heavy%d.dat", i);

@@ -22,23 +22,6 @@
 #define SLOW_F	"/mnt/slow/inter_device.dat"
 #define WRAP	(512ULL << 20)
 
-static pid_t writer(const char *file, size_t chunk, struct pddt_stream *st)
-{
-	pid_t pid = fork();
-
-	if (pid < 0)
-		pddt_die("fork");
-	if (!pid)
-		pddt_stream_writer(file, 0xbe7c, WRAP, chunk, st);
-	return pid;
-}
-
-static void stop(pid_t pid)
-{
-	kill(pid, SIGTERM);
-	waitpid(pid, NULL, 0);
-}
-
 /* The rate of @st over @secs seconds from now, in MiB/s. */
 static double rate(struct pddt_stream *st, double secs)
 {
@@ -49,41 +32,10 @@ static double rate(struct pddt_stream *st, double secs)
 	return (st->bytes - b0) / (pddt_now() - t0) / (1 << 20);
 }
 
-/* The set bandwidth of disk @name from $PDDT_BPS ("fast:104857600 ..."). */
-static double disk_bps(const char *name)
-{
-	const char *s = getenv("PDDT_BPS");
-	size_t n = strlen(name);
-
-	while (s && *s) {
-		if (!strncmp(s, name, n) && s[n] == ':')
-			return atof(s + n + 1);
-		s = strchr(s, ' ');
-		s = s ? s + 1 : NULL;
-	}
-	return 0;
-}
-
-static void sample(FILE *csv, const struct bench *b, double t, const char *disk,
-		   double *dirty, double *thresh, double *limit)
-{
-	struct bdi_stats s;
-	char mnt[64];
-
-	snprintf(mnt, sizeof(mnt), "/mnt/%s", disk);
-	if (bdi_stats_read(mnt, &s))
-		pddt_die("no bdi stats for %s", mnt);
-	*dirty = bdi_stat(&s, "BdiReclaimable") + bdi_stat(&s, "BdiWriteback");
-	*thresh = bdi_stat(&s, "BdiDirtyThresh");
-	*limit = bdi_stat(&s, "BdiDirtyLimit");
-	fprintf(csv, "%s,%d,%.2f,%s,%.0f,%.0f,%.0f\n", b->mode, b->rep, t, disk,
-		*dirty, *thresh, *limit);
-}
-
 int main(int argc, char **argv)
 {
 	struct pddt_stream *st = pddt_shared(2 * sizeof(*st));
-	double warm = 0, secs, t0, solo, fast, slow, bw = disk_bps("slow");
+	double warm = 0, secs, t0, solo, fast, slow, bw = pddt_disk_bps("slow");
 	enum { MAXS = 256 };
 	double sd[MAXS], sth[MAXS], sl[MAXS], fd[MAXS], x;
 	uint64_t slow0, fast0;
@@ -94,20 +46,20 @@ int main(int argc, char **argv)
 
 	bench_init(&b, "inter_device", argc, argv);
 	/* the slow disk's limit settles once its bandwidth is measured */
-	warm = bench_len(&b, 15, 10);
-	secs = bench_len(&b, 12, 6);
+	warm = bench_len(&b, 10, 8);
+	secs = bench_len(&b, 8, 5);
 
-	pf = writer(FAST_F, 1 << 20, &st[1]);
+	pf = pddt_stream_start(FAST_F, 0xbe7c, WRAP, 1 << 20, &st[1]);
 	sleep(3);
 	solo = rate(&st[1], secs);
-	stop(pf);
+	pddt_stream_stop(pf);
 	sync();
 
-	ps = writer(SLOW_F, 64 << 10, &st[0]);
+	ps = pddt_stream_start(SLOW_F, 0xbe7c, WRAP, 64 << 10, &st[0]);
 	sleep(warm);
-	pf = writer(FAST_F, 1 << 20, &st[1]);
+	pf = pddt_stream_start(FAST_F, 0xbe7c, WRAP, 1 << 20, &st[1]);
 	sleep(3);
-	csv = bench_csv(&b, "dirty", "t,disk,dirty_kb,thresh_kb,limit_kb");
+	csv = bench_csv(&b, "dirty", "t,disk,dirty_kb,thresh_kb,limit_kb,bw_kbps");
 	st[0].max_write_ms = 0;
 	st[1].max_write_ms = 0;
 	slow0 = st[0].bytes;
@@ -115,9 +67,14 @@ int main(int argc, char **argv)
 	t0 = pddt_now();
 	while (pddt_now() - t0 < secs && n < MAXS) {
 		double t = pddt_now() - t0;
+		struct bench_disk s, f;
 
-		sample(csv, &b, t, "slow", &sd[n], &sth[n], &sl[n]);
-		sample(csv, &b, t, "fast", &fd[n], &x, &x);
+		bench_sample_disk(csv, &b, t, "slow", &s);
+		bench_sample_disk(csv, &b, t, "fast", &f);
+		sd[n] = s.dirty;
+		sth[n] = s.thresh;
+		sl[n] = s.limit;
+		fd[n] = f.dirty;
 		n++;
 		usleep(250000);
 	}
@@ -125,8 +82,8 @@ int main(int argc, char **argv)
 	slow = (st[0].bytes - slow0) / x / (1 << 20);
 	fast = (st[1].bytes - fast0) / x / (1 << 20);
 	fclose(csv);
-	stop(pf);
-	stop(ps);
+	pddt_stream_stop(pf);
+	pddt_stream_stop(ps);
 
 	bench_metric(&b, "fast_solo", solo, "MiB/s");
 	bench_metric(&b, "fast_beside_slow", fast, "MiB/s");

@@ -109,7 +109,7 @@ int main(int argc, char **argv)
 	pid_t heavy;
 
 	bench_init(&b, "inter_process", argc, argv);
-	secs = bench_len(&b, 15, 7.5);
+	secs = bench_len(&b, 12, 6);
 	warm = bench_len(&b, 8, 5);
 
 	phase(idle, secs);

@@ -92,3 +92,20 @@ double bench_jain(const double *x, int n)
 	}
 	return s2 > 0 ? s * s / (n * s2) : 0;
 }
+
+void bench_sample_disk(FILE *csv, const struct bench *b, double t, const char *name,
+		       struct bench_disk *d)
+{
+	struct bdi_stats s;
+	char mnt[64];
+
+	snprintf(mnt, sizeof(mnt), "/mnt/%s", name);
+	if (bdi_stats_read(mnt, &s))
+		pddt_die("no bdi stats for %s", mnt);
+	d->dirty = bdi_stat(&s, "BdiReclaimable") + bdi_stat(&s, "BdiWriteback");
+	d->thresh = bdi_stat(&s, "BdiDirtyThresh");
+	d->limit = bdi_stat(&s, "BdiDirtyLimit");
+	d->bw = bdi_stat(&s, "BdiWriteBandwidth");
+	fprintf(csv, "%s,%d,%.2f,%s,%.0f,%.0f,%.0f,%.0f\n", b->mode, b->rep, t, name,
+		d->dirty, d->thresh, d->limit, d->bw);
+}

@@ -31,6 +31,18 @@ FILE *bench_csv(const struct bench *b, const char *what, const char *header);
 /* @quick when b->quick, else @full. */
 double bench_len(const struct bench *b, double full, double quick);
 
+/* One sample of a disk's bdi stats, in kB (bandwidth in kB/s). */
+struct bench_disk {
+	double dirty, thresh, limit, bw;
+};
+/*
+ * Sample disk @name (mounted at /mnt/@name) into @d, and append it to @csv
+ * as "mode,rep,@t,name,dirty_kb,thresh_kb,limit_kb,bw_kbps"; dies if the
+ * disk has no bdi stats.
+ */
+void bench_sample_disk(FILE *csv, const struct bench *b, double t, const char *name,
+		       struct bench_disk *d);
+
 /* Percentile @p (0..100) of @n values, sorting them in place. */
 double bench_percentile(double *v, int n, double p);
 /* Jain's fairness index of @n rates: (sum x)^2 / (n * sum x^2). */

@@ -12,7 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <signal.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/wait.h>
+#include <linux/loop.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <time.h>
@@ -187,22 +191,23 @@ int bdi_dir_of(const char *path, char *dir, size_t size)
 	return 0;
 }
 
-int bdi_stats_read(const char *path, struct bdi_stats *s)
+/* Parse "Key: value" lines up to a blank line (or the end) into @s. */
+static char *parse_stats(char *buf, struct bdi_stats *s)
 {
-	char dir[128], file[160], buf[4096];
-	char *line, *save;
+	char *line = buf, *end;
 
-	if (bdi_dir_of(path, dir, sizeof(dir)))
-		return -1;
-	snprintf(file, sizeof(file), "%s/stats", dir);
-	if (pddt_read_file(file, buf, sizeof(buf)) <= 0)
-		return -1;
 	s->nr = 0;
-	for (line = strtok_r(buf, "\n", &save); line && s->nr < BDI_MAX_KEYS;
-	     line = strtok_r(NULL, "\n", &save)) {
-		char *colon = strchr(line, ':');
+	for (; *line && *line != '\n'; line = end) {
+		char *colon;
 
-		if (!colon || colon - line >= (long)sizeof(s->key[0]))
+		end = strchr(line, '\n');
+		if (end)
+			*end++ = '\0';
+		else
+			end = line + strlen(line);
+		colon = strchr(line, ':');
+		if (!colon || colon - line >= (long)sizeof(s->key[0]) ||
+		    s->nr == BDI_MAX_KEYS)
 			continue;
 		memcpy(s->key[s->nr], line, colon - line);
 		s->key[s->nr][colon - line] = '\0';
@@ -211,7 +216,41 @@ int bdi_stats_read(const char *path, struct bdi_stats *s)
 					strcmp(s->key[s->nr], "state") ? 10 : 16);
 		s->nr++;
 	}
+	return *line ? line + 1 : line;
+}
+
+int bdi_stats_read(const char *path, struct bdi_stats *s)
+{
+	char dir[128], file[160], buf[4096];
+
+	if (bdi_dir_of(path, dir, sizeof(dir)))
+		return -1;
+	snprintf(file, sizeof(file), "%s/stats", dir);
+	if (pddt_read_file(file, buf, sizeof(buf)) <= 0)
+		return -1;
+	parse_stats(buf, s);
 	return s->nr ? 0 : -1;
+}
+
+int wb_stats_read(const char *path, unsigned long cg_ino, struct bdi_stats *s)
+{
+	static char buf[65536];
+	char dir[128], file[160], *p = buf;
+
+	if (bdi_dir_of(path, dir, sizeof(dir)))
+		return -1;
+	snprintf(file, sizeof(file), "%s/wb_stats", dir);
+	if (pddt_read_file(file, buf, sizeof(buf)) <= 0)
+		return -1;
+	while (*p) {
+		p = parse_stats(p, s);
+		for (int i = 0; i < s->nr; i++)
+			if (!strcmp(s->key[i], "WbCgIno") &&
+			    (unsigned long)s->val[i] == cg_ino)
+				return 0;
+	}
+	s->nr = 0;
+	return -1;
 }
 
 long long bdi_stat(const struct bdi_stats *s, const char *key)
@@ -330,6 +369,88 @@ int pddt_drop_caches(void)
 	return pddt_write_file("/proc/sys/vm/drop_caches", "3");
 }
 
+#define TRACE "/sys/kernel/tracing"
+#define BDP_EVENT TRACE "/events/writeback/balance_dirty_pages"
+
+int pddt_bdp_trace_start(pid_t pid)
+{
+	char filter[64];
+	int err;
+
+	snprintf(filter, sizeof(filter), "common_pid == %d", (int)pid);
+	err = pddt_write_file(BDP_EVENT "/enable", "0");
+	if (!err)
+		err = pddt_write_file(TRACE "/trace", "");
+	if (!err)
+		err = pddt_write_file(BDP_EVENT "/filter", filter);
+	if (!err)
+		err = pddt_write_file(BDP_EVENT "/enable", "1");
+	return err;
+}
+
+/* The number after " @key=" in @ev, or 0. */
+static long trace_field(const char *ev, const char *key)
+{
+	char pat[32];
+	const char *p;
+
+	snprintf(pat, sizeof(pat), " %s=", key);
+	p = strstr(ev, pat);
+	return p ? atol(p + strlen(pat)) : 0;
+}
+
+void pddt_bdp_trace_stop(pid_t pid, struct pddt_bdp_trace *t)
+{
+	char line[1024], pat[32];
+	FILE *f;
+
+	memset(t, 0, sizeof(*t));
+	pddt_write_file(BDP_EVENT "/enable", "0");
+	f = fopen(TRACE "/trace", "r");
+	if (!f)
+		return;
+	snprintf(pat, sizeof(pat), "-%d ", (int)pid);
+	while (fgets(line, sizeof(line), f)) {
+		char *ev = strstr(line, "balance_dirty_pages:");
+		char *who = strstr(line, pat);
+		long pause, wait;
+
+		if (!ev || !who || who > ev)
+			continue;
+		pause = trace_field(ev, "pause");
+		wait = trace_field(ev, "paused") + (pause > 0 ? pause : 0);
+		t->events++;
+		t->paused += pause > 0;
+		if (pause > t->max_pause_ms)
+			t->max_pause_ms = pause;
+		if (wait > t->max_wait_ms)
+			t->max_wait_ms = wait;
+	}
+	fclose(f);
+}
+
+pid_t pddt_stream_start(const char *file, uint64_t seed, uint64_t wrap,
+			size_t chunk, struct pddt_stream *st)
+{
+	pid_t pid = fork();
+
+	if (pid < 0)
+		pddt_die("fork: %s", strerror(errno));
+	if (!pid)
+		pddt_stream_writer(file, seed, wrap, chunk, st);
+	return pid;
+}
+
+int pddt_stream_stop(pid_t pid)
+{
+	int st;
+
+	kill(pid, SIGTERM);
+	if (waitpid(pid, &st, 0) != pid)
+		return 0;
+	return WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM;
+}
+
 void pddt_stream_writer(const char *file, uint64_t seed, uint64_t wrap,
 			size_t chunk, struct pddt_stream *st)
 {
@@ -402,4 +523,106 @@ static int cmp_double(const void *a, const void *b)
 void pddt_sort(double *v, size_t n)
 {
 	qsort(v, n, sizeof(*v), cmp_double);
+}
+
+void pddt_host_throttle(const char *name, long long bps)
+{
+	printf("pddt-qmp: throttle %s %lld\n", name, bps);
+	fflush(stdout);
+}
+
+long long pddt_disk_bps(const char *name)
+{
+	const char *p = getenv("PDDT_BPS");
+	size_t n = strlen(name);
+
+	/* "fast:104857600 slow:4194304" */
+	while (p && *p) {
+		if (!strncmp(p, name, n) && p[n] == ':')
+			return atoll(p + n + 1);
+		p = strchr(p, ' ');
+		if (p)
+			p++;
+	}
+	return -1;
+}
+
+int pddt_loop_setup(const char *img, long long size, const char *mnt,
+		    char *dev, size_t devsize)
+{
+	int ctl, lfd, ffd, n, err = -1;
+	char cmd[96];
+
+	ctl = open("/dev/loop-control", O_RDWR);
+	n = ctl < 0 ? -1 : ioctl(ctl, LOOP_CTL_GET_FREE);
+	if (ctl >= 0)
+		close(ctl);
+	if (n < 0)
+		return -1;
+	snprintf(dev, devsize, "/dev/loop%d", n);
+	ffd = open(img, O_RDWR | O_CREAT | O_TRUNC, 0644);
+	lfd = open(dev, O_RDWR);
+	if (ffd >= 0 && lfd >= 0 && !ftruncate(ffd, size) &&
+	    !ioctl(lfd, LOOP_SET_FD, ffd))
+		err = 0;
+	if (ffd >= 0)
+		close(ffd);
+	if (lfd >= 0)
+		close(lfd);
+	snprintf(cmd, sizeof(cmd), "mke2fs -q %s", dev);
+	if (!err && (system(cmd) || (mkdir(mnt, 0755) && errno != EEXIST) ||
+		     mount(dev, mnt, "ext4", 0, NULL)))
+		err = -1;
+	return err;
+}
+
+void pddt_loop_teardown(const char *img, const char *mnt, const char *dev)
+{
+	int lfd;
+
+	umount(mnt);
+	rmdir(mnt);
+	lfd = open(dev, O_RDWR);
+	if (lfd >= 0) {
+		ioctl(lfd, LOOP_CLR_FD, 0);
+		close(lfd);
+	}
+	unlink(img);
+}
+
+pid_t pddt_fuse_setup(const char *lower, const char *mnt)
+{
+	pid_t pid;
+
+	if ((mkdir(lower, 0755) && errno != EEXIST) ||
+	    (mkdir(mnt, 0755) && errno != EEXIST))
+		return -1;
+	pid = fork();
+	if (!pid) {
+		execl("/bin/pddt-fuse", "pddt-fuse", lower, mnt, (char *)NULL);
+		_exit(127);
+	}
+	/* mounted once @mnt is on another device than the directory above */
+	for (int i = 0; i < 100; i++) {
+		char parent[256];
+		struct stat a, b;
+
+		snprintf(parent, sizeof(parent), "%s/..", mnt);
+		if (!stat(mnt, &a) && !stat(parent, &b) && a.st_dev != b.st_dev)
+			return pid;
+		if (waitpid(pid, NULL, WNOHANG) == pid)
+			return -1;
+		usleep(100000);
+	}
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	return -1;
+}
+
+void pddt_fuse_teardown(const char *lower, const char *mnt, pid_t pid)
+{
+	umount(mnt);
+	waitpid(pid, NULL, 0);
+	rmdir(mnt);
+	rmdir(lower);
 }

@@ -67,6 +67,11 @@ struct bdi_stats {
 int bdi_dir_of(const char *path, char *dir, size_t size);
 /* Snapshot the stats of the bdi that holds @path; 0 or -1. */
 int bdi_stats_read(const char *path, struct bdi_stats *s);
+/*
+ * Snapshot the stats of the bdi_writeback of @path's bdi that belongs to the
+ * cgroup with inode @cg_ino (wb_stats: keys WbDirtyThresh, ...); 0 or -1.
+ */
+int wb_stats_read(const char *path, unsigned long cg_ino, struct bdi_stats *s);
 /* The value of @key ("BdiDirtied"), or dies if the kernel has no such key. */
 long long bdi_stat(const struct bdi_stats *s, const char *key);
 
@@ -95,6 +100,14 @@ struct pddt_stream {
 void pddt_stream_writer(const char *file, uint64_t seed, uint64_t wrap,
 			size_t chunk, struct pddt_stream *st)
 	__attribute__((noreturn));
+/* pddt_stream_writer() in a child; its pid, or dies if fork fails. */
+pid_t pddt_stream_start(const char *file, uint64_t seed, uint64_t wrap,
+			size_t chunk, struct pddt_stream *st);
+/*
+ * Stop a streaming writer (SIGTERM) and reap it: 1 if it was still running
+ * until then, 0 if it had died (a write error, the OOM killer).
+ */
+int pddt_stream_stop(pid_t pid);
 /* Shared anonymous memory for a child's results, or dies. */
 void *pddt_shared(size_t size);
 
@@ -108,5 +121,48 @@ long long pddt_meminfo_kb(const char *key);
 
 /* Drop clean page cache: sync, then drop_caches = 3. 0 or -errno. */
 int pddt_drop_caches(void);
+
+/*
+ * The writeback:balance_dirty_pages tracepoint, filtered on one task. Its
+ * "pause" is the sleep a call is about to take, "paused" what the same call
+ * has slept already (it loops only while the task may not dirty at all).
+ */
+struct pddt_bdp_trace {
+	long events;		/* balance_dirty_pages calls that traced */
+	long paused;		/* of which with a pause > 0 */
+	long max_pause_ms;	/* the longest single pause */
+	long max_wait_ms;	/* the longest paused + pause of one call */
+};
+/* Clear the trace and trace @pid's calls only. 0 or -errno. */
+int pddt_bdp_trace_start(pid_t pid);
+/* Stop tracing and sum up @pid's calls into @t. */
+void pddt_bdp_trace_stop(pid_t pid, struct pddt_bdp_trace *t);
+
+/* --- stacked devices --- */
+/*
+ * A loop device over a new sparse file @img of @size bytes, with ext2 made
+ * on it and mounted (as ext4) at @mnt; its path into @dev. 0 or -1.
+ */
+int pddt_loop_setup(const char *img, long long size, const char *mnt,
+		    char *dev, size_t devsize);
+/* Unmount @mnt, detach @dev, remove @img. */
+void pddt_loop_teardown(const char *img, const char *mnt, const char *dev);
+/*
+ * /bin/pddt-fuse serving directory @lower (made if missing) at @mnt (made
+ * if missing); the daemon's pid once mounted (bounded wait), or -1.
+ */
+pid_t pddt_fuse_setup(const char *lower, const char *mnt);
+/* Unmount @mnt, reap the daemon @pid, remove @mnt and @lower if empty. */
+void pddt_fuse_teardown(const char *lower, const char *mnt, pid_t pid);
+
+/*
+ * Ask the host to set disk @name's write bandwidth to @bps bytes/s (0:
+ * unthrottled): a "pddt-qmp:" line on the console, which scripts/qmp.sh
+ * turns into QMP block_set_io_throttle. The host does not answer: see the
+ * effect in the disk's bandwidth estimate.
+ */
+void pddt_host_throttle(const char *name, long long bps);
+/* Disk @name's write bandwidth at boot (PDDT_BPS), bytes/s, or -1. */
+long long pddt_disk_bps(const char *name);
 
 #endif

@@ -35,13 +35,13 @@
 
 #define SCALE "/proc/sys/vm/dirty_task_scale"
 #define DEVICE_LIMIT "/proc/sys/vm/dirty_device_limit_ms"
-#define TRACE "/sys/kernel/tracing"
-#define EVENT TRACE "/events/writeback/balance_dirty_pages"
 
 #define WARMUP_S	8	/* the bandwidth estimate adapts to the disk */
 #define SETTLE_MAX_S	40	/* then at most this long for the dirty pages */
 #define DIRTY_KB	(64 << 10)	/* vm.dirty_bytes */
 #define BG_KB		(32 << 10)	/* vm.dirty_background_bytes */
+#define DEFAULT_SCALE	2	/* vm.dirty_task_scale at boot */
+#define DEFAULT_SCALE_S	"2"
 #define BURSTS		15
 #define BURST_KB	512
 #define BURST_GAP_MS	1000
@@ -176,34 +176,6 @@ static void light_writer(const char *file, uint64_t seed, struct light_out *out)
 	_exit(0);
 }
 
-struct pauses {
-	long events, paused;
-};
-
-/* Count the restrained writer's balance_dirty_pages events in the trace. */
-static void count_pauses(pid_t light, struct pauses *p)
-{
-	FILE *f = fopen(TRACE "/trace", "r");
-	char line[1024], pat[32];
-
-	memset(p, 0, sizeof(*p));
-	if (!f)
-		return;
-	snprintf(pat, sizeof(pat), "-%d ", (int)light);
-	while (fgets(line, sizeof(line), f)) {
-		char *ev = strstr(line, "balance_dirty_pages:");
-		char *pause;
-
-		if (!ev || !strstr(line, pat) || strstr(line, pat) > ev)
-			continue;
-		p->events++;
-		pause = strstr(ev, " pause=");
-		if (pause && atol(pause + 7) > 0)
-			p->paused++;
-	}
-	fclose(f);
-}
-
 /* The restrained writer's p50 burst on an otherwise idle system, in ms. */
 static double idle_p50(const char *disk)
 {
@@ -230,12 +202,12 @@ static double idle_p50(const char *disk)
 
 static int run_mode(const char *disk, int scale, double idle_ms)
 {
-	char heavy_f[128], light_f[128], name[96], filter[64];
+	char heavy_f[128], light_f[128], name[96];
 	struct light_out *out = pddt_shared(sizeof(*out));
 	double *ms = out->ms;
 	const char *mode = scale ? "on" : "off";
 	struct share hs;
-	struct pauses p;
+	struct pddt_bdp_trace p;
 	pid_t heavy, light;
 	int fails = 0, st;
 	long long bad, dirty;
@@ -274,21 +246,18 @@ static int run_mode(const char *disk, int scale, double idle_ms)
 	printf("pddt: scale %d: streaming writer settled after %.1f s: dirty+writeback %lld kB, share %lld ppm\n",
 	       scale, pddt_now() - t0, dirty, hs.ppm);
 
-	pddt_write_file(EVENT "/enable", "0");
-	pddt_write_file(TRACE "/trace", "");
 	light = fork();
 	if (!light)
 		light_writer(light_f, 0x1197, out);
-	snprintf(filter, sizeof(filter), "common_pid == %d", (int)light);
-	pddt_write_file(EVENT "/filter", filter);
-	pddt_write_file(EVENT "/enable", "1");
+	snprintf(name, sizeof(name), "dirty_task_scale.%s.traced", mode);
+	fails += pddt_check(name, !pddt_bdp_trace_start(light),
+			    "writeback:balance_dirty_pages traced for the restrained writer");
 	waitpid(light, &st, 0);
-	pddt_write_file(EVENT "/enable", "0");
 	if (read_share(heavy, &hs))
 		hs.ppm = -1;
 	kill(heavy, SIGTERM);
 	waitpid(heavy, NULL, 0);
-	count_pauses(light, &p);
+	pddt_bdp_trace_stop(light, &p);
 
 	snprintf(name, sizeof(name), "dirty_task_scale.%s.light_writer_ran", mode);
 	fails += pddt_check(name, WIFEXITED(st) && WEXITSTATUS(st) == 0,
@@ -345,6 +314,9 @@ int main(void)
 	if (access(SCALE, F_OK))
 		return pddt_result("dirty_task_scale", PDDT_SKIP,
 				   "no %s: kernel without the series", SCALE);
+	fails += pddt_check("dirty_task_scale.sysctl.default", pddt_read_ll(SCALE) == DEFAULT_SCALE,
+			    "%s reads %lld at the start, the default is %d", SCALE,
+			    pddt_read_ll(SCALE), DEFAULT_SCALE);
 	pddt_set_dirty_bytes(DIRTY_KB, BG_KB);
 
 	/* task scaling alone, against stock: per-device limits off */
@@ -357,7 +329,7 @@ int main(void)
 	fails += run_mode(disk, 0, idle);
 	fails += run_mode(disk, 2, idle);
 
-	write_scale("0");
+	write_scale(DEFAULT_SCALE_S);
 	pddt_write_file(DEVICE_LIMIT, "1000");
 	pddt_default_dirty_ratios();
 	return fails ? 1 : 0;

@@ -125,6 +125,18 @@ for spec in "" "fast" "Fast:1M" "a:1X" "a:-1" "a:1MM" "a:1M:1M" "a:1M:2G:xfs" \
 	expect "disks.rejects.$(echo "${spec:-empty}" | tr ' :' '_-')" 1 "$rc" "'$spec': $msg"
 done
 
+# --- guest requests to the host: bad ones are refused with a message, and
+# every console line is passed on
+printf 'pddt: a\npddt-qmp: throttle nosuch 5\npddt-qmp: throttle slow 5x\npddt-qmp: throttle slow 1 2\npddt-qmp: throttle slow 9999999999999\npddt-qmp: frob\nRESULT b\n' |
+	"$S/qmp.sh" relay "$tmp/no.sock" fast slow >"$tmp/qmp" 2>&1
+n=$(grep -c '^  | pddt: host: .*\(not a disk\|not a number\|too large\|unknown request\)' "$tmp/qmp")
+m=$(grep -c '^  | \(pddt: a\|RESULT b\|pddt-qmp: \)' "$tmp/qmp")
+[ "$n" = 5 ] && [ "$m" = 7 ]
+expect qmp.rejects_bad_requests 0 $? "$n of 5 bad requests refused, $m of 7 lines passed on"
+printf 'pddt-qmp: throttle slow 1000\n' | "$S/qmp.sh" relay "$tmp/no.sock" slow >"$tmp/qmp" 2>&1
+grep -q 'host: throttle slow 1000: .*Error' "$tmp/qmp"
+expect qmp.no_socket_is_reported 0 $? "$(tail -n 1 "$tmp/qmp")"
+
 # --- the front door: bad targets and values fail before doing any work
 mk() { make -s -C "$TOP" "$@" >"$tmp/mk" 2>&1; }
 mk no-such-target

@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * stacked - streaming writes through stacked devices while the disks under
+ * them are busy: the seeds' stacked-device deadlock.
+ *
+ * 1. loop: a loop device over a file on the slow disk; a streaming writer
+ *    on the loop device beside one on the slow disk itself.
+ * 2. fuse: pddt-fuse, a passthrough FUSE mount over the fast disk; a
+ *    streaming writer on the FUSE mount beside one on the fast disk itself.
+ * Each phase's writers must keep going (a writer that writes nothing for
+ * the whole phase is a deadlock); figures: each writer's rate and longest
+ * write(), and whether the stacked writer's data read back intact after
+ * sync and drop_caches (1 or 0).
+ */
+#include "bench.h"
+#include "pddt.h"
+
+#include <signal.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define LOOP_IMG	"/mnt/slow/stacked-loop.img"
+#define LOOP_MNT	"/mnt/stacked-loop"
+#define FUSE_LOWER	"/mnt/fast/stacked-fuse"
+#define FUSE_MNT	"/mnt/stacked-fuse"
+#define WRAP		(128ULL << 20)
+#define SEED		0x57ac
+
+struct phase {
+	const char *name;	/* loop or fuse */
+	const char *upper, *lower;	/* the stacked writer's file, the other's */
+	size_t chunk;
+};
+
+static void run(const struct bench *b, const struct phase *ph, double warm, double secs)
+{
+	struct pddt_stream *st = pddt_shared(2 * sizeof(*st));
+	uint64_t u0, l0;
+	double t0, t;
+	pid_t pu, pl;
+	struct stat sb;
+	char m[64];
+	int ran;
+	long long bad;
+
+	pl = pddt_stream_start(ph->lower, SEED + 1, WRAP, ph->chunk, &st[1]);
+	pu = pddt_stream_start(ph->upper, SEED, WRAP, ph->chunk, &st[0]);
+	sleep(warm);
+	st[0].max_write_ms = 0;
+	st[1].max_write_ms = 0;
+	u0 = st[0].bytes;
+	l0 = st[1].bytes;
+	t0 = pddt_now();
+	usleep(secs * 1e6);
+	t = pddt_now() - t0;
+	ran = pddt_stream_stop(pu);
+	ran &= pddt_stream_stop(pl);
+
+	snprintf(m, sizeof(m), "%s_rate", ph->name);
+	bench_metric(b, m, (st[0].bytes - u0) / t / (1 << 20), "MiB/s");
+	snprintf(m, sizeof(m), "%s_lower_rate", ph->name);
+	bench_metric(b, m, (st[1].bytes - l0) / t / (1 << 20), "MiB/s");
+	snprintf(m, sizeof(m), "%s_longest_write", ph->name);
+	bench_metric(b, m, st[0].max_write_ms, "ms");
+	snprintf(m, sizeof(m), "%s_lower_longest_write", ph->name);
+	bench_metric(b, m, st[1].max_write_ms, "ms");
+	snprintf(m, sizeof(m), "%s_writers_ran", ph->name);
+	bench_metric(b, m, ran && st[0].bytes > u0 && st[1].bytes > l0, "bool");
+
+	pddt_drop_caches();
+	bad = stat(ph->upper, &sb) ? -1 : pddt_verify_pattern(ph->upper, sb.st_size, SEED);
+	snprintf(m, sizeof(m), "%s_data_intact", ph->name);
+	bench_metric(b, m, bad == 0 && sb.st_size > 0, "bool");
+	unlink(ph->upper);
+	unlink(ph->lower);
+	sync();
+	munmap(st, 2 * sizeof(*st));
+}
+
+int main(int argc, char **argv)
+{
+	static const struct phase loop = {
+		"loop", LOOP_MNT "/stream.dat", "/mnt/slow/stacked.dat", 64 << 10
+	};
+	static const struct phase fuse = {
+		"fuse", FUSE_MNT "/stream.dat", "/mnt/fast/stacked.dat", 1 << 20
+	};
+	double warm, secs;
+	char dev[32];
+	struct bench b;
+	pid_t daemon;
+
+	bench_init(&b, "stacked", argc, argv);
+	warm = bench_len(&b, 5, 3);
+	secs = bench_len(&b, 6, 4);
+
+	if (pddt_loop_setup(LOOP_IMG, 256LL << 20, LOOP_MNT, dev, sizeof(dev)))
+		pddt_die("cannot set up a loop device on the slow disk");
+	run(&b, &loop, warm, secs);
+	pddt_loop_teardown(LOOP_IMG, LOOP_MNT, dev);
+
+	daemon = pddt_fuse_setup(FUSE_LOWER, FUSE_MNT);
+	if (daemon < 0)
+		pddt_die("pddt-fuse did not mount %s", FUSE_MNT);
+	run(&b, &fuse, warm, secs);
+	pddt_fuse_teardown(FUSE_LOWER, FUSE_MNT, daemon);
+	return 0;
+}
