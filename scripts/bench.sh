@@ -14,7 +14,10 @@ case ${QUICK:-0} in
 0 | 1) ;;
 *) die "QUICK='$QUICK': 0 or 1 expected" ;;
 esac
-[ -z "${FIO:-}" ] || die "FIO=: running a fio job file is not implemented yet (issue 4)"
+# FIO=job.fio: before any work, the file must be there (fio parses it later).
+if [ -n "${FIO:-}" ]; then
+	[ -f "$FIO" ] && [ -r "$FIO" ] || die "FIO='$FIO': no such readable file"
+fi
 
 name=bench
 [ "${QUICK:-0}" = 1 ] && name=bench-quick
@@ -29,6 +32,12 @@ step "tree (extract + patch)" "$TOP/scripts/tree.sh" || exit 1
 step "config ($CONFIG)" "$TOP/scripts/kconfig.sh" || exit 1
 step "kernel build" "$TOP/scripts/build.sh" >"$out/kernel.txt" || { cat "$out/kernel.txt"; exit 1; }
 step "initramfs" "$TOP/scripts/initramfs.sh" || exit 1
+if [ -n "${FIO:-}" ]; then
+	step "fio job $FIO" "$TOP/scripts/fio.sh" initramfs "$FIO" "$BUILD/guest/fio.cpio" || exit 1
+	cp "$FIO" "$out/job.fio"
+	EXTRA_INITRD=$BUILD/guest/fio.cpio
+	export EXTRA_INITRD
+fi
 
 # brd: one 128 MiB RAM disk for the hot path.
 APPEND="brd.rd_nr=1 brd.rd_size=131072 ${APPEND:-}"
@@ -41,6 +50,7 @@ step "boot and run the bench" "$TOP/scripts/qemu.sh" bench "$out" || {
 	note "kernel splat in the serial log: see $out/splats.txt"
 [ -f "$out/guest/bench/summary.tsv" ] || die "the guest wrote no bench/summary.tsv"
 cp "$out"/guest/bench/* "$out/"
+"$TOP/scripts/fio.sh" summary "$out" || exit 1
 
 # What the series adds to every task: struct task_struct, from the build.
 "$TOP/scripts/struct-size.sh" task_struct kernel/fork.c >"$out/task_struct.tsv" 2>"$out/task_struct.err" ||

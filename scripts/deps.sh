@@ -7,7 +7,7 @@
 # the host side of the harness, and the guest's static userland.
 PKGS_TEST="linux-source-6.12 build-essential libc6-dev gcc make flex bison bc
 libelf-dev libssl-dev cpio xz-utils patch ccache python3 jq e2fsprogs
-qemu-system-x86 qemu-utils busybox-static libfuse3-dev"
+qemu-system-x86 qemu-utils busybox-static libfuse3-dev fio"
 PKGS_BENCH="gnuplot-nox dwarves"
 # checkpatch.pl's SPDX check needs ply and git; C=2 needs sparse.
 PKGS_CHECK="sparse python3-ply python3-git"

@@ -52,7 +52,9 @@ printf '%s\n' "$cmd" >"$job/cmd"
 printf 'file /etc/pddt/env %s 0644 0 0\nfile /etc/pddt/cmd %s 0644 0 0\n' \
 	"$job/env" "$job/cmd" >"$job/list"
 "$BUILD/guest/gen_init_cpio" "$job/list" >"$job/job.cpio" || die "job cpio failed"
-cat "$INITRD" "$job/job.cpio" >"$run/initrd.cpio"
+# EXTRA_INITRD: more cpio archives for this boot (the bench's fio part).
+# shellcheck disable=SC2086
+cat "$INITRD" ${EXTRA_INITRD:-} "$job/job.cpio" >"$run/initrd.cpio" || die "cannot assemble the initrd"
 
 set -- -cpu max -smp "$SMP" -m "$MEM" -nographic -no-reboot \
 	-bios /usr/share/qemu/qboot.rom \

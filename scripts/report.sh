@@ -187,11 +187,15 @@ plots() {
 	target "saver p50 beside a stream / its idle p50, on" inter_process saver_p50_vs_idle on "<=" 1.5
 	target "ticker p50 beside a stream / its idle p50, scale2" inter_process ticker_p50_vs_idle scale2 "<=" 1.5
 	target "ticker p50 beside a stream / its idle p50, on" inter_process ticker_p50_vs_idle on "<=" 1.5
-	target "streaming rate on / off" inter_process streaming_rate on ">=" 0.98 off
+	target "streaming rate on / off: 4 writers on the slow disk, total" heavy total_rate_n4 on ">=" 0.98 off
+	target "streaming rate on / off: one writer on the fast disk" inter_device fast_solo on ">=" 0.98 off
 	target "fast disk beside the saturated slow one / solo, limits" inter_device fast_beside_vs_solo limits ">=" 0.95
 	target "fast disk beside the saturated slow one / solo, on" inter_device fast_beside_vs_solo on ">=" 0.95
 	target "slow disk rate / its bandwidth, on" inter_device slow_rate_vs_bandwidth on ">=" 0.9
 	target "slow writer's longest 64 KiB write, on (ms)" inter_device slow_longest_write_64k on "<=" 200
+	target "short-lived children's p50 beside a stream / idle, on" short_lived child_p50_vs_idle on "<=" 1.5
+	target "short-lived children: most dirty+writeback / dirty_bytes, on" short_lived dirty_max_vs_dirty_bytes on "<=" 1.0
+	target "short-lived children's objects intact, on" short_lived objects_intact on ">=" 1
 	target "CPU per dirtied page on / off" hotpath cpu_per_dirtied_page on "<=" 1.02 off
 	target "loop on the slow disk: writers keep going, on" stacked loop_writers_ran on ">=" 1
 	target "FUSE over the fast disk: writers keep going, on" stacked fuse_writers_ran on ">=" 1

@@ -626,3 +626,13 @@ void pddt_fuse_teardown(const char *lower, const char *mnt, pid_t pid)
 	rmdir(mnt);
 	rmdir(lower);
 }
+
+int pddt_word_in(const char *word, const char *list)
+{
+	size_t n = strlen(word);
+
+	for (const char *p = list; (p = strstr(p, word)); p += n)
+		if ((p == list || p[-1] == ' ') && (p[n] == ' ' || !p[n]))
+			return 1;
+	return 0;
+}

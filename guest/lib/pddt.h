@@ -75,6 +75,9 @@ int wb_stats_read(const char *path, unsigned long cg_ino, struct bdi_stats *s);
 /* The value of @key ("BdiDirtied"), or dies if the kernel has no such key. */
 long long bdi_stat(const struct bdi_stats *s, const char *key);
 
+/* @word is one of the space-separated words of @list. */
+int pddt_word_in(const char *word, const char *list);
+
 /* --- deterministic file contents, to verify data after writeback --- */
 /* Fill @buf with the pattern of (@seed, byte offset @off). */
 void pddt_pattern(void *buf, size_t len, uint64_t seed, uint64_t off);

@@ -137,6 +137,26 @@ printf 'pddt-qmp: throttle slow 1000\n' | "$S/qmp.sh" relay "$tmp/no.sock" slow 
 grep -q 'host: throttle slow 1000: .*Error' "$tmp/qmp"
 expect qmp.no_socket_is_reported 0 $? "$(tail -n 1 "$tmp/qmp")"
 
+# --- fio job files (make bench FIO=): bad ones refused, fio's JSON read
+"$S/fio.sh" check "$here/fio/good.fio" >"$tmp/fio" 2>&1
+expect fio.accepts_a_job 0 $? "$(head -n 1 "$tmp/fio")"
+for j in bad.fio no-such.fio; do
+	msg=$("$S/fio.sh" check "$here/fio/$j" 2>&1)
+	rc=$?
+	case $msg in error:*"$j"*) ;; *) rc="$rc (message lacks the file)" ;; esac
+	expect "fio.rejects.$j" 1 "$rc" "$msg"
+done
+mkdir -p "$tmp/fio-run"
+cp "$here/fio/fio-on-1.json" "$tmp/fio-run/"
+"$S/fio.sh" summary "$tmp/fio-run" >/dev/null 2>&1
+rc=$?
+n=$(awk -F'\t' '$1 == "fio" && $2 == "on" && $3 == 1 && ($4 ~ /^(stream|burst)_write_(bw|clat_p50|clat_p99|clat_max)$/) && $5 > 0' "$tmp/fio-run/summary.tsv" 2>/dev/null | wc -l)
+[ "$rc" = 0 ] && [ "$n" = 8 ]
+expect fio.summary_reads_json 0 $? "exit $rc, $n of 8 rows (2 jobs x bw, p50, p99, max)"
+echo '{ not json' >"$tmp/fio-run/fio-off-1.json"
+"$S/fio.sh" summary "$tmp/fio-run" >/dev/null 2>&1
+expect fio.summary_rejects_bad_json 1 $? "a broken fio-off-1.json"
+
 # --- the front door: bad targets and values fail before doing any work
 mk() { make -s -C "$TOP" "$@" >"$tmp/mk" 2>&1; }
 mk no-such-target
