@@ -23,19 +23,24 @@ check() {
 initramfs() {
 	check "$1"
 	list=$2.list
+	# what goes in: target, source, mode; every library at the path the
+	# host's loader found it, and the loader
 	{
-		echo "dir /etc 0755 0 0"
-		echo "dir /etc/pddt 0755 0 0"
-		echo "file /etc/pddt/job.fio $(readlink -f "$1") 0644 0 0"
-		echo "file /usr/bin/fio $FIO_BIN 0755 0 0"
-		# every library at the path the host's loader found it, and the loader
+		echo "/etc/pddt/job.fio $(readlink -f "$1") 0644"
+		echo "/usr/bin/fio $(readlink -f "$FIO_BIN") 0755"
 		ldd "$FIO_BIN" | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }' |
-			sort -u | while read -r lib; do
-			d=$(dirname "$lib")
+			sort -u | while read -r lib; do echo "$lib $(readlink -f "$lib") 0755"; done
+	} >"$list.files"
+	# a directory before what it holds (the kernel makes no parents): all
+	# directories first, sorted, as a path sorts before its extensions
+	{
+		while read -r f _; do
+			d=$(dirname "$f")
 			while [ "$d" != / ]; do echo "dir $d 0755 0 0"; d=$(dirname "$d"); done
-			echo "file $lib $(readlink -f "$lib") 0755 0 0"
-		done
-	} | awk '!seen[$0]++' >"$list"
+		done <"$list.files" | sort -u
+		awk '{ print "file", $1, $2, $3, 0, 0 }' "$list.files"
+	} >"$list"
+	rm -f "$list.files"
 	"$BUILD/guest/gen_init_cpio" "$list" >"$2" || die "cannot build the fio cpio"
 	note "fio initramfs part: $(grep -c '^file' "$list") files, $(($(stat -c %s "$2") / 1024)) KiB"
 }

@@ -65,6 +65,7 @@
 #define BG_KB		(32 << 10)	/* vm.dirty_background_bytes */
 #define WARMUP_S	8	/* bandwidths and shares adapt to the disks */
 #define SETTLE_MAX_S	45	/* on: then at most this long to reach the limit */
+#define RETUNE_MAX_S	90	/* and after a bandwidth change (6.12's estimate) */
 #define SAMPLES		48
 #define SAMPLE_MS	250
 #define SLACK_KB	1024
@@ -111,6 +112,8 @@ struct scenario {
 	const char *retune;
 	long long retune_bps;
 	long long limit_before;	/* its DirtyLimit before, kB */
+	int settled;		/* the last settle() reached all_at_limit() */
+	char unsettled[160];	/* else why, at its last sample */
 	struct disk disk[MAX_DISKS];
 };
 
@@ -229,13 +232,17 @@ static int all_at_limit(struct scenario *sc, long long cap_kb)
 		if (!d->sample)
 			continue;
 		sample(d->dir, &s);
-		if (s.dirty > (d->strict ? s.thresh : s.limit) + SLACK_KB)
-			return 0;
 		bound = limit_bound(sc, d);
 		if (sc->retune && d == sc->disk)	/* before the change: any */
 			bound = cap_kb ? cap_kb : LLONG_MAX;
-		if (!d->strict && s.limit >= bound)
+		if (s.dirty > (d->strict ? s.thresh : s.limit) + SLACK_KB ||
+		    (!d->strict && s.limit >= bound)) {
+			snprintf(sc->unsettled, sizeof(sc->unsettled),
+				 "%s: dirty+writeback %lld kB, limit %lld kB (bound %lld), share %lld kB, WriteBandwidth %lld kB/s",
+				 d->dir, s.dirty, s.limit, bound == LLONG_MAX ? -1 : bound,
+				 s.thresh, s.bw);
 			return 0;
+		}
 	}
 	return 1;
 }
@@ -246,7 +253,7 @@ static int check_disk(const struct scenario *sc, const struct disk *d)
 	double dirty[SAMPLES], limit[SAMPLES];
 	int over = 0, unlimited = 0, above_share = 0, floor_high = 0, fails = 0;
 	const char *who = d->dir + 5;	/* "/mnt/" */
-	long long max_limit = 0;
+	long long max_limit = 0, max_bw = 0;
 	char name[96];
 
 	for (int i = 0; i < SAMPLES; i++) {
@@ -261,6 +268,8 @@ static int check_disk(const struct scenario *sc, const struct disk *d)
 		above_share += s->dirty > 2 * s->thresh;
 		if (s->limit > max_limit)
 			max_limit = s->limit;
+		if (s->bw > max_bw)
+			max_bw = s->bw;
 	}
 	pddt_sort(dirty, SAMPLES);
 	pddt_sort(limit, SAMPLES);
@@ -287,9 +296,11 @@ static int check_disk(const struct scenario *sc, const struct disk *d)
 		if (d == sc->disk && sc->retune) {
 			snprintf(name, sizeof(name), "device_limit.%s.%s_limit_follows_bandwidth",
 				 sc->name, who);
-			fails += pddt_check(name, !floor_high,
-					    "DirtyLimit above its share and above half of its %lld kB before in %d of %d samples at %lld bytes/s (at most %lld kB)",
-					    sc->limit_before, floor_high, SAMPLES, sc->retune_bps, max_limit);
+			fails += pddt_check(name, sc->settled && !floor_high,
+					    "%s within %d s; then DirtyLimit above its share and above half of its %lld kB before in %d of %d samples at %lld bytes/s (at most %lld kB, WriteBandwidth at most %lld kB/s)",
+					    sc->settled ? "under half" : "not under half", RETUNE_MAX_S,
+					    sc->limit_before, floor_high, SAMPLES, sc->retune_bps,
+					    max_limit, max_bw);
 		}
 		snprintf(name, sizeof(name), "device_limit.%s.%s_held_at_limit", sc->name, who);
 		fails += pddt_check(name, over <= SAMPLES / 10,
@@ -375,14 +386,19 @@ static int bdi_knob(const char *dir, const char *knob, const char *val)
  * above the new limit then drains at 7/8 of its bandwidth. Polled, with a
  * bound; if it never gets there the checks say so.
  */
-static void settle(struct scenario *sc, const char *after, long long cap_kb)
+static void settle(struct scenario *sc, const char *after, long long cap_kb, int max_s)
 {
 	double t0 = pddt_now();
 
-	while (sc->ms && pddt_now() - t0 < SETTLE_MAX_S && !all_at_limit(sc, cap_kb))
+	sc->settled = !sc->ms;
+	while (sc->ms && pddt_now() - t0 < max_s && !(sc->settled = all_at_limit(sc, cap_kb)))
 		usleep(250000);
-	printf("pddt: device_limit %s: sampled disks at their limit %.1f s after %s\n",
-	       sc->name, pddt_now() - t0, after);
+	if (sc->settled)
+		printf("pddt: device_limit %s: sampled disks at their limit %.1f s after %s\n",
+		       sc->name, pddt_now() - t0, after);
+	else
+		printf("pddt: device_limit %s: not all at their limit %d s after %s: %s\n",
+		       sc->name, max_s, after, sc->unsettled);
 }
 
 static int run(struct scenario *sc)
@@ -428,7 +444,7 @@ static int run(struct scenario *sc)
 		if (d->write)
 			start_writer(d, seed++, strstr(d->dir, "slow") != NULL);
 	sleep(WARMUP_S);
-	settle(sc, "the warm-up", 0);
+	settle(sc, "the warm-up", 0, SETTLE_MAX_S);
 	if (sc->retune) {
 		struct sample s;
 
@@ -438,7 +454,7 @@ static int run(struct scenario *sc)
 		       sc->name, sc->retune, pddt_disk_bps(sc->retune), sc->retune_bps,
 		       sc->limit_before);
 		pddt_host_throttle(sc->retune, sc->retune_bps);
-		settle(sc, "the bandwidth change", sc->limit_before / 2);
+		settle(sc, "the bandwidth change", sc->limit_before / 2, RETUNE_MAX_S);
 	}
 
 	traced = !pddt_bdp_trace_start(sc->disk[0].pid);
