@@ -53,14 +53,15 @@ summary() {
 		b=$(basename "$f" .json)
 		mode=$(echo "$b" | cut -d- -f2)
 		rep=$(echo "$b" | cut -d- -f3)
-		jq -r --arg m "$mode" --arg r "$rep" '
+		# fio puts its warnings before the JSON in the same file
+		sed -n '/^{/,$p' "$f" | jq -r --arg m "$mode" --arg r "$rep" '
 			.jobs[] | .jobname as $j |
 			("read", "write") as $d | select(.[$d].io_bytes > 0) | .[$d] as $s |
 			["fio", $m, $r, "\($j)_\($d)_bw", ($s.bw / 1024), "MiB/s"],
 			["fio", $m, $r, "\($j)_\($d)_clat_p50", (($s.clat_ns.percentile["50.000000"] // -1e6) / 1e6), "ms"],
 			["fio", $m, $r, "\($j)_\($d)_clat_p99", (($s.clat_ns.percentile["99.000000"] // -1e6) / 1e6), "ms"],
 			["fio", $m, $r, "\($j)_\($d)_clat_max", ($s.clat_ns.max / 1e6), "ms"]
-			| @tsv' "$f" >>"$1/summary.tsv" ||
+			| @tsv' >>"$1/summary.tsv" ||
 			die "$f: not fio JSON output"
 	done
 }

@@ -12,7 +12,7 @@ dir=/mnt/fast/fio
 rm -rf "$dir"
 mkdir -p "$dir" || exit 1
 cd "$dir" || exit 1
-fio --output-format=json --output="$B/fio-$1-$2.json" "$job"
+fio --eta=never --output-format=json --output="$B/fio-$1-$2.json" "$job"
 rc=$?
 cd / && rm -rf "$dir"
 exit $rc

@@ -147,7 +147,9 @@ for j in bad.fio no-such.fio; do
 	expect "fio.rejects.$j" 1 "$rc" "$msg"
 done
 mkdir -p "$tmp/fio-run"
-cp "$here/fio/fio-on-1.json" "$tmp/fio-run/"
+# as fio writes it when the kernel lacks fadvise: a warning before the JSON
+{ echo 'fio: cache invalidation of f.0.0 failed: Function not implemented'
+	cat "$here/fio/fio-on-1.json"; } >"$tmp/fio-run/fio-on-1.json"
 "$S/fio.sh" summary "$tmp/fio-run" >/dev/null 2>&1
 rc=$?
 n=$(awk -F'\t' '$1 == "fio" && $2 == "on" && $3 == 1 && ($4 ~ /^(stream|burst)_write_(bw|clat_p50|clat_p99|clat_max)$/) && $5 > 0' "$tmp/fio-run/summary.tsv" 2>/dev/null | wc -l)
