@@ -2,7 +2,8 @@
 # `make check-series`: what every patch of patches/series must meet.
 #   1. scripts/checkpatch.pl --strict (the 6.12 tree's): 0 errors,
 #      0 warnings, 0 checks;
-#   2. every prefix of the series builds (the series is bisectable);
+#   2. every prefix of the series builds (the series is bisectable), and
+#      the whole series in config/lean.config (fewer options);
 #   3. the C files the series touches get no new W=1 or sparse (C=2)
 #      warnings: compared with the same files built in the stock tree.
 # Ends with "N passed, M failed"; results in results/<date>-check-series/.
@@ -49,6 +50,13 @@ while [ "$i" -le "$n" ]; do
 done
 "$TOP/scripts/tree.sh" >/dev/null && "$TOP/scripts/kconfig.sh" >/dev/null &&
 	"$TOP/scripts/build.sh" >/dev/null 2>&1 || res build.full FAIL "the whole series"
+# ... and in config/lean.config: no cgroup writeback, memcg or debugfs
+if CONFIG=lean "$TOP/scripts/kconfig.sh" >"$out/build-lean.txt" 2>&1 &&
+	CONFIG=lean "$TOP/scripts/build.sh" >>"$out/build-lean.txt" 2>&1; then
+	res build.lean PASS "the whole series, config/lean.config"
+else
+	res build.lean FAIL "the whole series, config/lean.config: see $out/build-lean.txt"
+fi
 
 # 3. W=1 and sparse on the touched C files, patched against stock
 files=$(cat "$(src_dir)/.pddt-files" | grep '\.c$')
