@@ -3,7 +3,7 @@
 # `make help` lists the targets and the variables.
 
 PATCHES ?= series
-CONFIG ?= base
+CONFIG ?=
 DISKS ?= fast:100M slow:4M fast2:100M slow2:4M
 TIMEOUT ?=
 MEM ?= 1024
@@ -19,8 +19,12 @@ S := scripts
 
 help:
 	@echo 'Targets:'
-	@echo '  make test        the test suite: harness self-tests, kernel build, boot,'
-	@echo '                   KUnit and the in-guest tests; ends "N passed, M failed"'
+	@echo '  make test        the test suite (what CI runs): harness self-tests, then'
+	@echo '                   the base kernel with every in-guest test and the debug'
+	@echo '                   kernel with a bounded subset, each built, booted, KUnit'
+	@echo '                   and splats checked; ends "N passed, M failed"'
+	@echo '  make test CONFIG=debug  every in-guest test on the debug kernel (lockdep,'
+	@echo '                   KASAN, kmemleak, fault injection)'
 	@echo '  make kernel      build the kernel; the last line is the bzImage path'
 	@echo '  make initramfs   build the guest programs and the initramfs'
 	@echo '  make run         boot with the disks and a shell on the serial console'
@@ -34,11 +38,12 @@ help:
 	@echo 'Variables:'
 	@echo '  PATCHES=series|none  patches/series applied, or stock 6.12 (default series)'
 	@echo '  CONFIG=NAME          config variant: config/base.config + config/NAME.config'
-	@echo '                       (default base; have: $(basename $(notdir $(wildcard config/*.config))))'
+	@echo '                       (have: $(basename $(notdir $(wildcard config/*.config))));'
+	@echo '                       default base, and for make test base then debug'
 	@echo '  DISKS="NAME:WRITE_BPS[:SIZE[:FS]] ..."  (default "$(DISKS)")'
 	@echo '                       e.g. fast:100M = 100 MiB/s; 0 = unthrottled; FS ext4|raw'
 	@echo '  TESTS="GLOB ..."     run only the in-guest tests matching (default all)'
-	@echo '  TIMEOUT=SECONDS      host-side bound on one boot (default 1800; make bench 3600)'
+	@echo '  TIMEOUT=SECONDS      host-side bound on one boot (default 1800; debug, bench 3600)'
 	@echo '  MEM=MiB SMP=N        guest memory and vCPUs (default $(MEM), $(SMP))'
 	@echo '  APPEND="..."         extra kernel command line'
 	@echo '  QUICK=0|1            make bench: the short mode (1 rep, shorter runs)'

@@ -47,6 +47,7 @@ mkdir -p "$job"
 	echo "PDDT_TEST_TIMEOUT=${TEST_TIMEOUT:-900}"
 	echo "PDDT_BPS='$(echo "$disks" | awk '{printf "%s%s:%s", (NR > 1 ? " " : ""), $1, $2}')'"
 	echo "PDDT_QUICK=${QUICK:-0}"
+	echo "PDDT_SHORT=${SHORT:-0}"
 } >"$job/env"
 printf '%s\n' "$cmd" >"$job/cmd"
 printf 'file /etc/pddt/env %s 0644 0 0\nfile /etc/pddt/cmd %s 0644 0 0\n' \

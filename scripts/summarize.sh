@@ -1,6 +1,6 @@
 #!/bin/sh
-# Merge the results of one run (OUT/{harness,series,boot,kunit}.tsv and
-# OUT/guest/results.tsv) into
+# Merge the results of one run (OUT/{setup,harness,series,boot,kunit}.tsv,
+# OUT/guest/results.tsv, and the same of each kernel in OUT/<config>/) into
 # OUT/results.tsv ("source\tname\tstatus\tdetail"), list what failed, and
 # end with the line "N passed, M failed[, K skipped]".
 # Usage: summarize.sh OUT    exit 1 on any failure or if nothing ran.
@@ -9,12 +9,17 @@
 out=$1
 [ -d "$out" ] || die "usage: summarize.sh OUT (no directory '$out')"
 : >"$out/results.tsv.tmp"
-for f in "$out"/harness.tsv "$out"/series.tsv "$out"/boot.tsv "$out"/kunit.tsv \
-	"$out"/guest/results.tsv; do
+# A run of several kernels keeps each one's boot, KUnit and guest results
+# in a directory named after its config: their source is "config/boot".
+for f in "$out"/setup.tsv "$out"/harness.tsv "$out"/series.tsv "$out"/boot.tsv \
+	"$out"/kunit.tsv "$out"/guest/results.tsv "$out"/*/boot.tsv "$out"/*/kunit.tsv \
+	"$out"/*/guest/results.tsv; do
 	[ -f "$f" ] || continue
-	src=${f##*/}
+	src=${f#"$out"/}
 	src=${src%.tsv}
-	[ "$src" = results ] && src=guest
+	src=${src%/guest/results}
+	src=${src%guest/results}
+	case $f in */guest/results.tsv) src=${src:+$src/}guest ;; esac
 	awk -F'\t' -v src="$src" 'NF >= 2 { printf "%s\t%s\t%s\t%s\n", src, $1, $2, $3 }' "$f" \
 		>>"$out/results.tsv.tmp"
 done

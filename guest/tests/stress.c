@@ -38,6 +38,7 @@
 #define STORM_F		"/mnt/fast/storm.dat"
 #define STORM_SLOTS	16384	/* storm.dat: 2 pages per slot, 128 MiB */
 #define STORM_PAR	16
+/* the counts of the full run; PDDT_SHORT=1 (make test's debug kernel): 1/10 */
 #define FORKS		100000
 #define FLIPS		10000
 #define HOTPLUGS	100
@@ -52,6 +53,9 @@
 #define PAGE		4096
 
 enum { SEED_STORM = 0x5701, SEED_STREAM, SEED_SECOND, SEED_MMAP, SEED_MEMCG };
+
+/* 10 in the short form, else 1: the counts are divided by it */
+static int shorten = 1;
 
 /* A file that is checked after every phase and after the remount. */
 struct kept {
@@ -104,7 +108,7 @@ static void storm_child(int fd, long i)
 
 static int fork_storm(void)
 {
-	long forks = FORKS, failed = 0, running = 0;
+	long forks = FORKS / shorten, failed = 0, running = 0;
 	double t0 = pddt_now();
 	int fd, st;
 
@@ -128,6 +132,10 @@ static int fork_storm(void)
 		if (!pid)
 			storm_child(fd, i);
 		running++;
+		if (i && i % 10000 == 0) {
+			printf("pddt: stress: %ld forks in %.0f s\n", i, pddt_now() - t0);
+			fflush(stdout);
+		}
 	}
 	while (running-- > 0) {
 		wait(&st);
@@ -150,7 +158,7 @@ static int sysctl_flips(void)
 		{ "dirty_task_scale", "2" }, { "dirty_bytes", "67108864" },
 		{ "dirty_device_limit_ms", "1000" },
 	};
-	long flips = FLIPS, refused = 0;
+	long flips = FLIPS / shorten, refused = 0;
 	double t0 = pddt_now();
 	char path[96];
 	pid_t second;
@@ -178,7 +186,7 @@ static int sysctl_flips(void)
 
 static int cpu_hotplug(void)
 {
-	int cycles = HOTPLUGS, failed = 0, ran;
+	int cycles = HOTPLUGS / shorten, failed = 0, ran;
 	long cpus = sysconf(_SC_NPROCESSORS_CONF);
 	double t0 = pddt_now();
 	char path[96];
@@ -287,6 +295,8 @@ int main(void)
 	if (!realpath("/dev/pddt/slow", slow_dev) || !realpath("/dev/pddt/fast", fast_dev))
 		return pddt_result("stress", PDDT_FAIL, "no /dev/pddt/slow or /dev/pddt/fast");
 	pddt_set_dirty_bytes(64 << 10, 32 << 10);
+	if (getenv("PDDT_SHORT") && atoi(getenv("PDDT_SHORT")))
+		shorten = 10;
 
 	stream = pddt_stream_start(STREAM_F, SEED_STREAM, 64 << 20, 64 << 10, NULL);
 	fails += fork_storm();
