@@ -84,8 +84,9 @@ void pddt_pattern(void *buf, size_t len, uint64_t seed, uint64_t off);
 /* Write @bytes of pattern @seed to @fd in @chunk-sized write()s. 0 or -errno. */
 int pddt_write_pattern(int fd, uint64_t bytes, uint64_t seed, size_t chunk);
 /*
- * Read @path and compare with pattern @seed over @bytes. Returns the number
- * of mismatching bytes (0 = intact), or -1 if it cannot be read or has the
+ * Read @path and compare with pattern @seed over @bytes (a file of exactly
+ * that size, or the first @bytes of a block device). Returns the number of
+ * mismatching bytes (0 = intact), or -1 if it cannot be read or has the
  * wrong size.
  */
 long long pddt_verify_pattern(const char *path, uint64_t bytes, uint64_t seed);
@@ -124,6 +125,30 @@ long long pddt_meminfo_kb(const char *key);
 
 /* Drop clean page cache: sync, then drop_caches = 3. 0 or -errno. */
 int pddt_drop_caches(void);
+
+/*
+ * kmemleak (CONFIG_DEBUG_KMEMLEAK): scan for objects that nothing points to
+ * and that kmemleak has not reported before, after waiting out its minimum
+ * object age, twice (what the second scan finds referenced again is dropped
+ * from its list); count them into @l and save the whole report in the file
+ * @save (if not NULL and it lists any); then clear the list, so that the
+ * next scan counts only new suspects. Returns 0, -1 if the kernel has no
+ * kmemleak, -2 if it does not scan (it turns itself off on an error).
+ */
+struct pddt_leaks {
+	long count;		/* objects listed */
+	long known;		/* of which leaks of stock 6.12 (see pddt.c) */
+	char first[256];	/* the first other one: its size and backtrace */
+};
+int pddt_kmemleak_scan(const char *save, struct pddt_leaks *l);
+/* Count the objects of kmemleak report @rep (which it cuts up) into @l. */
+void pddt_kmemleak_count(char *rep, struct pddt_leaks *l);
+/*
+ * pddt_kmemleak_scan() as the result @name: PASS with no leak but known
+ * ones of stock 6.12, SKIP, FAIL; the report goes beside the results file
+ * as <name>.kmemleak.
+ */
+int pddt_kmemleak_check(const char *name);
 
 /*
  * The writeback:balance_dirty_pages tracepoint, filtered on one task. Its

@@ -48,6 +48,30 @@ for d in "$here"/results/*/; do
 	fi
 done
 
+# --- test report: each kernel's tests with their durations and outcomes
+rm -rf "$tmp/r"
+cp -r "$here/results/two-kernels" "$tmp/r"
+"$S/summarize.sh" "$tmp/r" >/dev/null 2>&1
+"$S/test-report.sh" "$tmp/r" >/dev/null 2>&1
+rc=$?
+for want in '| stress | 412 s | 1 | 0 | 0 | 0 |' '| faults | 171 s | 1 | 1 | 0 | 1 |' \
+	'| kmemleak.after_faults | FAIL | 1 new suspected leaks |' '## Kernel `debug`'; do
+	grep -qxF -- "$want" "$tmp/r/report.md" 2>/dev/null || rc="$rc (no line '$want')"
+done
+expect report.test_tables 0 "$rc" "per-kernel tests, durations, every check in report.md"
+
+# --- kmemleak reports: known leaks of stock 6.12 apart, any other one counts
+if make -s -C "$TOP/guest" OUT="$tmp/g" "$tmp/g/bin/pddt-kmemleak" >"$tmp/mkg" 2>&1; then
+	for r in known-only:'objects 12 known 12 first: ' \
+		mixed:'objects 13 known 12 first: size 16: __kmalloc_cache_noprof < copy_process <'; do
+		got=$("$tmp/g/bin/pddt-kmemleak" --count "$here/kmemleak/${r%%:*}.kmemleak")
+		case $got in "${r#*:}"*) rc=0 ;; *) rc=1 ;; esac
+		expect "kmemleak.${r%%:*}" 0 "$rc" "$got"
+	done
+else
+	res kmemleak.reader FAIL "cannot build pddt-kmemleak: $(tail -n 1 "$tmp/mkg")"
+fi
+
 # --- KUnit: the tree's kunit.py parse, through our reader
 if . "$S/lib.sh" && [ -f "$(src_dir)/tools/testing/kunit/kunit.py" ]; then
 	for f in "$here"/kunit/*.log; do
