@@ -737,19 +737,26 @@ int pddt_kmemleak_scan(const char *save, struct pddt_leaks *l)
 	return 0;
 }
 
-int pddt_kmemleak_check(const char *name)
+void pddt_results_path(const char *file, char *path, size_t size)
 {
 	const char *res = getenv("PDDT_RESULTS"), *slash = res ? strrchr(res, '/') : NULL;
+
+	if (slash)
+		snprintf(path, size, "%.*s/%s", (int)(slash - res), res, file);
+	else
+		snprintf(path, size, "/results/%s", file);
+}
+
+int pddt_kmemleak_check(const char *name)
+{
 	double t0 = pddt_now();
 	struct pddt_leaks l;
-	char save[160];
+	char save[160], file[96];
 	int err;
 
 	/* the whole report beside the results file, as <name>.kmemleak */
-	if (slash)
-		snprintf(save, sizeof(save), "%.*s/%s.kmemleak", (int)(slash - res), res, name);
-	else
-		snprintf(save, sizeof(save), "/results/%s.kmemleak", name);
+	snprintf(file, sizeof(file), "%s.kmemleak", name);
+	pddt_results_path(file, save, sizeof(save));
 	err = pddt_kmemleak_scan(save, &l);
 	if (err == -1)
 		return pddt_result(name, PDDT_SKIP, "no kmemleak in this kernel");

@@ -16,6 +16,8 @@
 
 enum pddt_status { PDDT_PASS, PDDT_FAIL, PDDT_SKIP };
 
+/* @file beside the results file (evidence a check leaves): its path. */
+void pddt_results_path(const char *file, char *path, size_t size);
 /* Report one check; returns 0 for PASS/SKIP, 1 for FAIL (to sum failures). */
 int pddt_result(const char *name, enum pddt_status st, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

@@ -247,6 +247,25 @@ static int all_at_limit(struct scenario *sc, long long cap_kb)
 	return 1;
 }
 
+/* @d's samples as device_limit-<scenario>-<disk>.csv beside the results. */
+static void save_samples(const struct scenario *sc, const struct disk *d)
+{
+	char file[96], path[160];
+	FILE *f;
+
+	snprintf(file, sizeof(file), "device_limit-%s-%s.csv", sc->name, d->dir + 5);
+	pddt_results_path(file, path, sizeof(path));
+	f = fopen(path, "w");
+	if (!f)
+		return;
+	fprintf(f, "ms,dirty_kb,thresh_kb,limit_kb,bw_kbps,over\n");
+	for (int i = 0; i < SAMPLES; i++)
+		fprintf(f, "%d,%lld,%lld,%lld,%lld,%d\n", i * SAMPLE_MS, d->s[i].dirty,
+			d->s[i].thresh, d->s[i].limit, d->s[i].bw,
+			over_limit(d->s, i, d->strict));
+	fclose(f);
+}
+
 /* The checks on the samples of one disk. */
 static int check_disk(const struct scenario *sc, const struct disk *d)
 {
@@ -271,6 +290,7 @@ static int check_disk(const struct scenario *sc, const struct disk *d)
 		if (s->bw > max_bw)
 			max_bw = s->bw;
 	}
+	save_samples(sc, d);
 	pddt_sort(dirty, SAMPLES);
 	pddt_sort(limit, SAMPLES);
 	printf("pddt: device_limit %s: %s dirty+writeback p50 %.0f kB, max %.0f kB; "
