@@ -13,7 +13,7 @@ CMD ?=
 APPEND ?=
 QUICK ?= 0
 FIO ?=
-export PATCHES CONFIG DISKS TIMEOUT MEM SMP TESTS APPEND QUICK FIO
+export PATCHES CONFIG DISKS TIMEOUT MEM SMP TESTS CMD APPEND QUICK FIO
 
 S := scripts
 
@@ -58,7 +58,7 @@ initramfs:
 	@$(S)/deps.sh test && $(S)/tree.sh >/dev/null && $(S)/initramfs.sh
 
 run:
-	@$(S)/run.sh "$(CMD)"
+	@$(S)/run.sh
 
 check-series:
 	@$(S)/check-series.sh

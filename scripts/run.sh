@@ -9,10 +9,12 @@ check_run_vars
 "$TOP/scripts/kernel.sh" >/dev/null || { "$TOP/scripts/kernel.sh"; exit 1; }
 "$TOP/scripts/initramfs.sh" >/dev/null || exit 1
 out=$TOP/results/$(date +%Y%m%d-%H%M%S)-run-$(tree_name)-$CONFIG
-if [ -z "$1" ]; then
+# CMD comes from the environment (make exports it): quotes in it survive.
+cmd=${CMD:-}
+if [ -z "$cmd" ]; then
 	exec "$TOP/scripts/qemu.sh" shell "$out"
 fi
-"$TOP/scripts/qemu.sh" cmd "$out" "$1"
+"$TOP/scripts/qemu.sh" cmd "$out" "$cmd"
 rc=$?
 [ "$rc" -eq 0 ] || exit "$rc"
 note "serial log and results: $out"
