@@ -39,11 +39,11 @@
  *    floor sets the limit of a disk whose bandwidth drops, it drops to half
  *    or less. In every scenario all writers run until stopped (none is
  *    OOM-killed or hangs) and every file is read back intact after sync
- *    and drop_caches. balance_dirty_pages pauses the
- *    first writer (traced) and never for longer than MAX_PAUSE at a time;
- *    in bandwidth the slow disk's writer: the fast disk's may spend the
- *    whole window in ext4, waiting for the tens of MB its disk holds to be
- *    written at 1 MiB/s, and never call balance_dirty_pages.
+ *    and drop_caches. balance_dirty_pages pauses the first writer (traced)
+ *    and never for longer than MAX_PAUSE at a time; in bandwidth the slow
+ *    disk's writer: the fast disk's may spend the whole window in ext4,
+ *    waiting for the tens of MB its disk holds to be written at 1 MiB/s,
+ *    and never call balance_dirty_pages.
  * Throughputs are printed for information only: timing belongs to the
  * bench.
  */
@@ -438,7 +438,7 @@ static void settle(struct scenario *sc, const char *after, long long cap_kb, int
 
 static int run(struct scenario *sc)
 {
-	struct disk *d, *end = sc->disk;
+	struct disk *d, *end = sc->disk, *tr = &sc->disk[sc->traced];
 	struct pddt_bdp_trace bdp;
 	char name[96], val[16], loopdev[32];
 	int fails = 0, ran = 1, traced, nw = 0;
@@ -492,7 +492,7 @@ static int run(struct scenario *sc)
 		settle(sc, "the bandwidth change", sc->limit_before / 2, RETUNE_MAX_S);
 	}
 
-	traced = !pddt_bdp_trace_start(sc->disk[sc->traced].pid);
+	traced = !pddt_bdp_trace_start(tr->pid);
 	for (d = sc->disk; d < end; d++) {
 		if (!d->write)
 			continue;
@@ -507,7 +507,7 @@ static int run(struct scenario *sc)
 		usleep(SAMPLE_MS * 1000);
 	}
 	t = pddt_now() - t0;
-	pddt_bdp_trace_stop(sc->disk[sc->traced].pid, &bdp);
+	pddt_bdp_trace_stop(tr->pid, &bdp);
 	for (d = sc->disk; d < end; d++) {
 		if (!d->write)
 			continue;
@@ -518,7 +518,7 @@ static int run(struct scenario *sc)
 	}
 	printf("pddt: device_limit %s: writer on %s in balance_dirty_pages: %ld calls, %ld paused, "
 	       "longest pause %ld ms, longest wait in one call %ld ms\n",
-	       sc->name, sc->disk[sc->traced].dir, bdp.events, bdp.paused, bdp.max_pause_ms,
+	       sc->name, tr->dir, bdp.events, bdp.paused, bdp.max_pause_ms,
 	       bdp.max_wait_ms);
 	for (d = sc->disk; d < end; d++)
 		if (d->write)
@@ -532,7 +532,7 @@ static int run(struct scenario *sc)
 	snprintf(name, sizeof(name), "device_limit.%s.pause_bounded", sc->name);
 	fails += pddt_check(name, traced && bdp.paused > 0 && bdp.max_pause_ms <= MAX_PAUSE_MS,
 			    "%ld of %ld balance_dirty_pages calls paused the writer on %s, the longest for %ld ms",
-			    bdp.paused, bdp.events, sc->disk[sc->traced].dir, bdp.max_pause_ms);
+			    bdp.paused, bdp.events, tr->dir, bdp.max_pause_ms);
 	for (d = sc->disk; d < end; d++)
 		if (d->sample)
 			fails += check_disk(sc, d);
