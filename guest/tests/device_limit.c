@@ -39,11 +39,13 @@
  *    floor sets the limit of a disk whose bandwidth drops, it drops to half
  *    or less. In every scenario all writers run until stopped (none is
  *    OOM-killed or hangs) and every file is read back intact after sync
- *    and drop_caches. balance_dirty_pages pauses the first writer (traced)
- *    and never for longer than MAX_PAUSE at a time; in bandwidth the slow
- *    disk's writer: the fast disk's may spend the whole window in ext4,
- *    waiting for the tens of MB its disk holds to be written at 1 MiB/s,
- *    and never call balance_dirty_pages.
+ *    and drop_caches. balance_dirty_pages never pauses the first writer
+ *    (traced) for longer than MAX_PAUSE at a time, and with the limits on
+ *    it does pause it (off, stock 6.12 may leave it to wait in ext4 for
+ *    the whole window: 0 of 18 calls paused in one CI run); in bandwidth
+ *    the slow disk's writer is traced: the fast disk's may spend the whole
+ *    window in ext4, waiting for the tens of MB its disk holds to be
+ *    written at 1 MiB/s, and never call balance_dirty_pages.
  * Throughputs are printed for information only: timing belongs to the
  * bench.
  */
@@ -182,8 +184,10 @@ static long long recent_limit(const struct sample *s, int i, int strict)
 
 /*
  * Sample @i is over its limit: above the highest limit of the last DRAIN_MS
- * by more than SLACK_KB, and not draining: no lower than DRAIN_MS before.
- * (A limit that drops under what the disk holds is met by draining.)
+ * by more than SLACK_KB, and not draining: more than SLACK_KB above what the
+ * disk held DRAIN_MS before. (A limit that drops under what the disk holds
+ * is met by draining; while the excess waits for the disk, the writers go
+ * on at 1/8 of the balanced rate, and the disk ends whole batches at once.)
  */
 static int over_limit(const struct sample *s, int i, int strict)
 {
@@ -191,7 +195,7 @@ static int over_limit(const struct sample *s, int i, int strict)
 
 	if (s[i].dirty <= recent_limit(s, i, strict) + SLACK_KB)
 		return 0;
-	return i < k || s[i].dirty > s[i - k].dirty;
+	return i < k || s[i].dirty > s[i - k].dirty + SLACK_KB;
 }
 
 static int verify(const char *sc, const struct disk *d)
@@ -530,7 +534,8 @@ static int run(struct scenario *sc)
 	snprintf(name, sizeof(name), "device_limit.%s.writers_ran", sc->name);
 	fails += pddt_check(name, ran, "all %d streaming writers ran until stopped", nw);
 	snprintf(name, sizeof(name), "device_limit.%s.pause_bounded", sc->name);
-	fails += pddt_check(name, traced && bdp.paused > 0 && bdp.max_pause_ms <= MAX_PAUSE_MS,
+	fails += pddt_check(name, traced && (bdp.paused > 0 || !sc->ms) &&
+			    bdp.max_pause_ms <= MAX_PAUSE_MS,
 			    "%ld of %ld balance_dirty_pages calls paused the writer on %s, the longest for %ld ms",
 			    bdp.paused, bdp.events, tr->dir, bdp.max_pause_ms);
 	for (d = sc->disk; d < end; d++)
