@@ -13,6 +13,8 @@ CMD ?=
 APPEND ?=
 QUICK ?= 0
 FIO ?=
+# CMD is shell text for the guest: kept as written (make would expand $x).
+override CMD := $(value CMD)
 export PATCHES CONFIG DISKS TIMEOUT MEM SMP TESTS CMD APPEND QUICK FIO
 
 S := scripts

@@ -114,6 +114,26 @@ expect report.tables_and_aims 0 "$rc" "medians, ratios, aims and failed runs in 
 "$S/report.sh" "$tmp/no-such-run" >/dev/null 2>&1
 expect report.missing_run_is_an_error 1 $? "no summary.tsv, no report"
 
+# --- bench_smoke's judge: a failed run, a bad read-back, no figures, no runs
+J=$TOP/guest/bench/judge.sh
+smoke() { # NAME WANT_RC EDIT-COMMAND: judge a copy of the canned run, edited
+	rm -rf "$tmp/s"
+	cp -r "$here/bench-smoke" "$tmp/s"
+	(cd "$tmp/s" && eval "$3")
+	"$J" "$tmp/s" >"$tmp/judged" 2>&1
+	rc=$?
+	expect "bench_smoke.$1" "$2" "$rc" "$(grep -v '	PASS	' "$tmp/judged" | head -n 1)"
+}
+smoke judge_passes_a_good_run 0 :
+grep -c '	PASS	' "$tmp/judged" | grep -qx 5
+expect bench_smoke.judge_one_line_per_run 0 $? "$(wc -l <"$tmp/judged") lines for 5 runs"
+smoke judge_fails_a_failed_run 1 "printf 'heavy 4\ton\t1\texit 3\n' >failures.tsv"
+smoke judge_fails_bad_data 1 "sed -i '/on\t1\tloop_data_intact/s/\t1\tbool$/\t0\tbool/' summary.tsv"
+smoke judge_fails_a_writer_that_stopped 1 "sed -i '/fuse_writers_ran/s/\t1\tbool$/\t0\tbool/' summary.tsv"
+smoke judge_fails_a_run_without_figures 1 "sed -i '/^inter_device\toff/d' summary.tsv"
+smoke judge_fails_no_runs 1 ": >runs.tsv"
+smoke judge_fails_no_summary 1 "rm summary.tsv"
+
 # --- the series: a hunk that does not apply stops with the patch's name
 mkdir -p "$tmp/patches"
 printf '# one bad patch\n0001-bad.patch\n' >"$tmp/patches/series"
@@ -203,5 +223,11 @@ for v in "bench QUICK=2" "bench FIO=job.fio" PATCHES=bogus CONFIG=nope "CONFIG=.
 	grep -q 'error:' "$tmp/mk" || rc="$rc (no message)"
 	expect "make.$t.rejects.$(echo "$v" | tr -c 'A-Za-z0-9_\n' '_')" 2 "$rc" "$(head -n 1 "$tmp/mk")"
 done
+
+# make run CMD='...': the guest gets the text as written, $x and $(x) too
+want='for m in a b; do echo "$m" $(date) $$; done'
+got=$(make -s -C "$TOP" CMD="$want" --eval 'pddt-cmd: ; @printf "%s\n" "$$CMD"' pddt-cmd 2>&1)
+[ "$got" = "$want" ]
+expect make.cmd_kept_as_written 0 $? "got: $got"
 
 awk -F'\t' '{ s[$2]++ } END { printf "harness self-tests: %d passed, %d failed\n", s["PASS"], s["FAIL"]; exit s["FAIL"] > 0 }' "$out"
