@@ -2,8 +2,9 @@
 /*
  * removal - devices that go away while they hold dirty pages.
  *
- * For each device a streaming writer runs until the device's bdi holds
- * dirty pages (polled, bounded), then the device goes away:
+ * For each device a streaming writer runs until it has written 1 MiB and
+ * the device's bdi holds dirty pages (polled, bounded), then the device
+ * goes away:
  *    loop      the fs on a loop device (over a file on the slow disk) is
  *              lazily unmounted and the loop device detached (LOOP_CLR_FD:
  *              deferred until the fs lets go); the writer is stopped. The
@@ -37,6 +38,7 @@
 
 #define REMOVE_S	30
 #define DIRTY_WAIT_S	20
+#define WRITTEN_MIN	(1 << 20)	/* written before the device goes away */
 #define LOOP_IMG	"/mnt/slow/removal-loop.img"
 #define LOOP_MNT	"/mnt/rm-loop"
 #define NB_NAME		"pddt-rm"
@@ -52,21 +54,27 @@ static const char *outcome(int rc)
 	return rc ? strerror(errno) : "ok";
 }
 
-/* Wait (bounded) until the bdi of @mnt holds dirty or writeback pages. */
-static int wait_dirty(const char *mnt, const char *name)
+/*
+ * Wait (bounded) until the writer of @st has written WRITTEN_MIN (on a
+ * slow debug kernel it may not have started when the device goes away,
+ * and the data checks would be empty) and the bdi of @mnt holds dirty or
+ * writeback pages.
+ */
+static int wait_dirty(const char *mnt, const char *name, const struct pddt_stream *st)
 {
 	double t0 = pddt_now();
 	struct bdi_stats s;
 	char n[96];
 
 	while (pddt_now() - t0 < DIRTY_WAIT_S) {
-		if (!bdi_stats_read(mnt, &s) &&
+		if (st->bytes >= WRITTEN_MIN && !bdi_stats_read(mnt, &s) &&
 		    bdi_stat(&s, "BdiReclaimable") + bdi_stat(&s, "BdiWriteback") > 0)
 			return 0;
 		usleep(100000);
 	}
 	snprintf(n, sizeof(n), "removal.%s.dirty_before", name);
-	return pddt_result(n, PDDT_FAIL, "no dirty pages on %s within %d s", mnt, DIRTY_WAIT_S);
+	return pddt_result(n, PDDT_FAIL, "not %d KiB written and dirty pages on %s within %d s (%llu KiB written)",
+			   WRITTEN_MIN >> 10, mnt, DIRTY_WAIT_S, (unsigned long long)st->bytes >> 10);
 }
 
 /*
@@ -109,7 +117,7 @@ static int test_loop(void)
 	if (pddt_loop_setup(LOOP_IMG, 256LL << 20, LOOP_MNT, dev, sizeof(dev)))
 		return pddt_result("removal.loop.set_up", PDDT_FAIL, "no loop device on %s", LOOP_IMG);
 	w = pddt_stream_start(LOOP_MNT "/stream.dat", SEED, 0, 64 << 10, st);
-	if (wait_dirty(LOOP_MNT, "loop")) {
+	if (wait_dirty(LOOP_MNT, "loop", st)) {
 		stop_within(w, &st_w);
 		pddt_loop_teardown(LOOP_IMG, LOOP_MNT, dev);
 		return 1;
@@ -221,7 +229,7 @@ static int test_null_blk(void)
 				   strerror(errno));
 	}
 	w = pddt_stream_start(NB_MNT "/stream.dat", SEED, 0, 64 << 10, st);
-	if (wait_dirty(NB_MNT, "null_blk")) {
+	if (wait_dirty(NB_MNT, "null_blk", st)) {
 		stop_within(w, &st_w);
 		umount2(NB_MNT, MNT_DETACH);
 		pddt_write_file(NB "/power", "0");
@@ -259,7 +267,7 @@ static int test_fuse(void)
 	if (d < 0)
 		return pddt_result("removal.fuse.set_up", PDDT_FAIL, "pddt-fuse did not mount");
 	w = pddt_stream_start(FUSE_MNT "/stream.dat", SEED, 0, 64 << 10, st);
-	if (wait_dirty(FUSE_MNT, "fuse")) {
+	if (wait_dirty(FUSE_MNT, "fuse", st)) {
 		stop_within(w, &st_w);
 		pddt_fuse_teardown(FUSE_LOWER, FUSE_MNT, d);
 		return 1;
