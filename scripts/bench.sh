@@ -39,9 +39,7 @@ if [ -n "${FIO:-}" ]; then
 	export EXTRA_INITRD
 fi
 
-# brd: one 128 MiB RAM disk for the hot path.
-APPEND="brd.rd_nr=1 brd.rd_size=131072 ${APPEND:-}"
-export APPEND QUICK
+export QUICK
 step "boot and run the bench" "$TOP/scripts/qemu.sh" bench "$out" || {
 	echo "bench: the guest run failed (serial log: $out/serial.log)" >&2
 	exit 1

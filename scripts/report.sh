@@ -183,13 +183,10 @@ plots() {
 	echo
 	echo "| figure | measured | aim | |"
 	echo "|---|---:|---|---|"
-	target "saver p50 beside a stream / its idle p50, scale2" inter_process saver_p50_vs_idle scale2 "<=" 1.5
 	target "saver p50 beside a stream / its idle p50, on" inter_process saver_p50_vs_idle on "<=" 1.5
-	target "ticker p50 beside a stream / its idle p50, scale2" inter_process ticker_p50_vs_idle scale2 "<=" 1.5
 	target "ticker p50 beside a stream / its idle p50, on" inter_process ticker_p50_vs_idle on "<=" 1.5
 	target "streaming rate on / off: 4 writers on the slow disk, total" heavy total_rate_n4 on ">=" 0.98 off
 	target "streaming rate on / off: one writer on the fast disk" inter_device fast_solo on ">=" 0.98 off
-	target "fast disk beside the saturated slow one / solo, limits" inter_device fast_beside_vs_solo limits ">=" 0.95
 	target "fast disk beside the saturated slow one / solo, on" inter_device fast_beside_vs_solo on ">=" 0.95
 	target "slow disk rate / its bandwidth, on" inter_device slow_rate_vs_bandwidth on ">=" 0.9
 	target "slow writer's longest 64 KiB write, on (ms)" inter_device slow_longest_write_64k on "<=" 200

@@ -72,8 +72,8 @@ int main(int argc, char **argv)
 	bench_init(&b, "adaptivity", argc, argv);
 	if (slow_bw <= 0 || fast_bw <= 0)
 		pddt_die("adaptivity needs throttled disks 'slow' and 'fast' (PDDT_BPS)");
-	warm = bench_len(&b, 10, 6);
-	before = bench_len(&b, 3, 2);
+	warm = bench_len(&b, 8, 6);
+	before = bench_len(&b, 2, 2);
 	after = bench_len(&b, 20, 12);
 
 	ps = pddt_stream_start(SLOW_F, 0xada9, WRAP, 64 << 10, NULL);
@@ -116,6 +116,8 @@ int main(int argc, char **argv)
 	}
 	bench_metric(&b, "fast_dirty_after", mean(s.fast_dirty, s.n - s.n / 5, s.n), "kB");
 
+	bench_verify(&b, "slow", SLOW_F, 0xada9);
+	bench_verify(&b, "fast", FAST_F, 0xada9);
 	unlink(SLOW_F);
 	unlink(FAST_F);
 	sync();

@@ -30,8 +30,8 @@ int main(int argc, char **argv)
 	n = b.arg ? atoi(b.arg) : 4;
 	if (n < 1 || n > MAXN)
 		pddt_die("heavy: N must be 1..%d, not '%s'", MAXN, b.arg);
-	warm = bench_len(&b, 3, 2);
-	secs = bench_len(&b, 6, 4);
+	warm = bench_len(&b, 2, 2);
+	secs = bench_len(&b, 5, 4);
 
 	for (int i = 0; i < n; i++) {
 		snprintf(file, sizeof(file), "/mnt/slow/heavy%d.dat", i);
@@ -57,16 +57,26 @@ int main(int argc, char **argv)
 		total += rates[i];
 	}
 	fclose(csv);
-	for (int i = 0; i < n; i++) {
-		kill(pid[i], SIGTERM);
-		waitpid(pid[i], NULL, 0);
-		snprintf(file, sizeof(file), "/mnt/slow/heavy%d.dat", i);
-		unlink(file);
-	}
 	snprintf(what, sizeof(what), "jain_n%d", n);
 	bench_metric(&b, what, bench_jain(rates, n), "index");
 	snprintf(what, sizeof(what), "total_rate_n%d", n);
 	bench_metric(&b, what, total, "MiB/s");
+
+	/* all stopped at once: one at a time, the others would go on writing */
+	t0 = pddt_now();
+	for (int i = 0; i < n; i++)
+		kill(pid[i], SIGTERM);
+	for (int i = 0; i < n; i++)
+		waitpid(pid[i], NULL, 0);
+	t = pddt_now();
+	for (int i = 0; i < n; i++) {
+		snprintf(file, sizeof(file), "/mnt/slow/heavy%d.dat", i);
+		snprintf(what, sizeof(what), "writer%d", i);
+		bench_verify(&b, what, file, 0x4e00 + i);
+		unlink(file);
+	}
 	sync();
+	printf("pddt: heavy %d %s: writers stopped in %.1f s, files removed and synced in %.1f s\n",
+	       n, b.mode, t - t0, pddt_now() - t);
 	return 0;
 }

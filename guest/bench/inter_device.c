@@ -46,8 +46,8 @@ int main(int argc, char **argv)
 
 	bench_init(&b, "inter_device", argc, argv);
 	/* the slow disk's limit settles once its bandwidth is measured */
-	warm = bench_len(&b, 10, 8);
-	secs = bench_len(&b, 8, 5);
+	warm = bench_len(&b, 8, 8);
+	secs = bench_len(&b, 6, 5);
 
 	pf = pddt_stream_start(FAST_F, 0xbe7c, WRAP, 1 << 20, &st[1]);
 	sleep(3);
@@ -99,6 +99,8 @@ int main(int argc, char **argv)
 	bench_metric(&b, "slow_limit_p50", bench_percentile(sl, n, 50), "kB");
 	bench_metric(&b, "fast_dirty_p50", bench_percentile(fd, n, 50), "kB");
 
+	bench_verify(&b, "fast", FAST_F, 0xbe7c);
+	bench_verify(&b, "slow", SLOW_F, 0xbe7c);
 	unlink(FAST_F);
 	unlink(SLOW_F);
 	sync();

@@ -116,8 +116,8 @@ int main(int argc, char **argv)
 	pid_t heavy;
 
 	bench_init(&b, "inter_process", argc, argv);
-	secs = bench_len(&b, 12, 6);
-	warm = bench_len(&b, 8, 5);
+	secs = bench_len(&b, 7, 6);
+	warm = bench_len(&b, 5, 5);
 
 	phase(idle, secs);
 	sync();
@@ -131,6 +131,7 @@ int main(int argc, char **argv)
 	rate = (st->bytes - bytes0) / (pddt_now() - t0) / (1 << 20);
 	kill(heavy, SIGTERM);
 	waitpid(heavy, NULL, 0);
+	bench_verify(&b, "streaming", DIR "/streaming.dat", 0x57ea);
 	unlink(DIR "/streaming.dat");
 
 	csv = bench_csv(&b, "latency", "phase,writer,ms");

@@ -158,8 +158,8 @@ int main(int argc, char **argv)
 	pid_t heavy;
 
 	bench_init(&b, "short_lived", argc, argv);
-	secs = bench_len(&b, 12, 6);
-	warm = bench_len(&b, 8, 5);
+	secs = bench_len(&b, 7, 6);
+	warm = bench_len(&b, 5, 5);
 	limit_kb = pddt_read_ll("/proc/sys/vm/dirty_bytes") / 1024.0;
 	mkdir(DIR, 0755);
 
@@ -183,6 +183,7 @@ int main(int argc, char **argv)
 	bench_metric(&b, "streaming_rate", (st->bytes - bytes0) / t / (1 << 20), "MiB/s");
 	if (limit_kb > 0)
 		bench_metric(&b, "dirty_max_vs_dirty_bytes", busy.dirty_max_kb / limit_kb, "ratio");
+	bench_verify(&b, "streaming", "/mnt/slow/short_lived.dat", 0x57ea);
 	unlink("/mnt/slow/short_lived.dat");
 	sync();
 	ok = verify("idle", ni) + verify("beside_stream", nb);

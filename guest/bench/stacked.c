@@ -94,8 +94,8 @@ int main(int argc, char **argv)
 	pid_t daemon;
 
 	bench_init(&b, "stacked", argc, argv);
-	warm = bench_len(&b, 5, 3);
-	secs = bench_len(&b, 6, 4);
+	warm = bench_len(&b, 3, 3);
+	secs = bench_len(&b, 4, 4);
 
 	if (pddt_loop_setup(LOOP_IMG, 256LL << 20, LOOP_MNT, dev, sizeof(dev)))
 		pddt_die("cannot set up a loop device on the slow disk");

@@ -16,7 +16,7 @@ static const char *bench_dir(void)
 
 void bench_init(struct bench *b, const char *scenario, int argc, char **argv)
 {
-	const char *q = getenv("PDDT_QUICK");
+	const char *q = getenv("PDDT_QUICK"), *v = getenv("PDDT_VERIFY");
 
 	if (argc < 3 || argc > 4 || atoi(argv[2]) < 1)
 		pddt_die("usage: %s MODE REP [ARG] (REP from 1)", scenario);
@@ -25,6 +25,7 @@ void bench_init(struct bench *b, const char *scenario, int argc, char **argv)
 	b->rep = atoi(argv[2]);
 	b->arg = argc == 4 ? argv[3] : NULL;
 	b->quick = q && *q && strcmp(q, "0");
+	b->verify = v && *v && strcmp(v, "0");
 	mkdir(bench_dir(), 0755);
 }
 
@@ -65,6 +66,22 @@ FILE *bench_csv(const struct bench *b, const char *what, const char *header)
 double bench_len(const struct bench *b, double full, double quick)
 {
 	return b->quick ? quick : full;
+}
+
+void bench_verify(const struct bench *b, const char *what, const char *file,
+		  uint64_t seed)
+{
+	struct stat sb;
+	long long bad;
+	char m[64];
+
+	if (!b->verify)
+		return;
+	sync();
+	pddt_drop_caches();
+	bad = stat(file, &sb) ? -1 : pddt_verify_pattern(file, sb.st_size, seed);
+	snprintf(m, sizeof(m), "%s_data_intact", what);
+	bench_metric(b, m, bad == 0 && sb.st_size > 0, "bool");
 }
 
 double bench_percentile(double *v, int n, double p)

@@ -11,6 +11,7 @@
 #ifndef PDDT_BENCH_H
 #define PDDT_BENCH_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 struct bench {
@@ -18,6 +19,7 @@ struct bench {
 	const char *mode;
 	int rep;
 	int quick;		/* $PDDT_QUICK: the short mode */
+	int verify;		/* $PDDT_VERIFY: read written files back (make test) */
 	const char *arg;	/* the optional third argument, or NULL */
 };
 
@@ -30,6 +32,14 @@ void bench_metric(const struct bench *b, const char *metric, double value,
 FILE *bench_csv(const struct bench *b, const char *what, const char *header);
 /* @quick when b->quick, else @full. */
 double bench_len(const struct bench *b, double full, double quick);
+/*
+ * With b->verify: @file, written with pattern @seed (a streaming writer's,
+ * now stopped), is read back after sync and drop_caches; the metric
+ * <@what>_data_intact is 1 if every byte is the pattern's. Without, nothing:
+ * the sync would put the draining of the disks into the bench's time.
+ */
+void bench_verify(const struct bench *b, const char *what, const char *file,
+		  uint64_t seed);
 
 /* One sample of a disk's bdi stats, in kB (bandwidth in kB/s). */
 struct bench_disk {

@@ -1,0 +1,38 @@
+#!/bin/sh
+# /bench/judge DIR: judge a bench run for make test (bench_smoke), from
+# DIR/runs.tsv (rep, scenario, argument, mode), DIR/failures.tsv (label,
+# mode, rep, why) and DIR/summary.tsv (scenario, mode, rep, metric, value,
+# unit). One line per run: bench_smoke.<label>.<mode>, PASS or FAIL, and
+# why, tab-separated. A run passes if it did not fail, reported figures,
+# and each of its *_data_intact, *_writers_ran and objects_intact is 1.
+# Exit 1 if a run failed or there were none. Timing is not judged.
+dir=${1:?usage: judge DIR}
+[ -s "$dir/runs.tsv" ] || {
+	printf 'bench_smoke.runs\tFAIL\tno runs in %s/runs.tsv\n' "$dir"
+	exit 1
+}
+fails=0
+while IFS='	' read -r rep sc arg mode; do
+	label=$sc
+	[ "$arg" = - ] || label="$sc $arg"
+	verdict=$(awk -F'\t' -v sc="$sc" -v lb="$label" -v mo="$mode" -v rep="$rep" '
+		FILENAME ~ /failures.tsv$/ { if ($1 == lb && $2 == mo && $3 == rep) why = $4; next }
+		$1 == sc && $2 == mo && $3 == rep {
+			n++
+			if ($4 ~ /(_data_intact|_writers_ran|^objects_intact)$/) {
+				c++
+				if ($5 + 0 != 1) bad = bad " " $4 "=" $5
+			}
+		}
+		END {
+			if (why != "") printf "FAIL\t%s", why
+			else if (!n) printf "FAIL\tno figures"
+			else if (bad != "") printf "FAIL\t%d figures; not 1:%s", n, bad
+			else printf "PASS\t%d figures; %d read-back and progress checks, all 1", n, c
+		}' "$dir/failures.tsv" "$dir/summary.tsv" 2>/dev/null)
+	[ -n "$verdict" ] || verdict="FAIL	no failures.tsv or summary.tsv"
+	printf 'bench_smoke.%s.%s\t%s\n' "$(printf %s "$label" | tr -c 'A-Za-z0-9_' '_')" \
+		"$mode" "$verdict"
+	[ "${verdict%%	*}" = PASS ] || fails=$((fails + 1))
+done <"$dir/runs.tsv"
+[ "$fails" -eq 0 ]
