@@ -72,7 +72,7 @@ int main(int argc, char **argv)
 	bench_init(&b, "adaptivity", argc, argv);
 	if (slow_bw <= 0 || fast_bw <= 0)
 		pddt_die("adaptivity needs throttled disks 'slow' and 'fast' (PDDT_BPS)");
-	warm = bench_len(&b, 8, 6);
+	warm = bench_len(&b, 10, 6);
 	before = bench_len(&b, 2, 2);
 	after = bench_len(&b, 20, 12);
 

@@ -35,7 +35,7 @@ static double rate(struct pddt_stream *st, double secs)
 int main(int argc, char **argv)
 {
 	struct pddt_stream *st = pddt_shared(2 * sizeof(*st));
-	double warm = 0, secs, t0, solo, fast, slow, bw = pddt_disk_bps("slow");
+	double warm = 0, secs, solo_s, t0, solo, fast, slow, bw = pddt_disk_bps("slow");
 	enum { MAXS = 256 };
 	double sd[MAXS], sth[MAXS], sl[MAXS], fd[MAXS], x;
 	uint64_t slow0, fast0;
@@ -46,12 +46,14 @@ int main(int argc, char **argv)
 
 	bench_init(&b, "inter_device", argc, argv);
 	/* the slow disk's limit settles once its bandwidth is measured */
-	warm = bench_len(&b, 8, 8);
-	secs = bench_len(&b, 6, 5);
+	warm = bench_len(&b, 10, 8);
+	secs = bench_len(&b, 8, 5);
+	/* alone, the fast writer is steady within a second or two */
+	solo_s = bench_len(&b, 6, 5);
 
 	pf = pddt_stream_start(FAST_F, 0xbe7c, WRAP, 1 << 20, &st[1]);
-	sleep(3);
-	solo = rate(&st[1], secs);
+	sleep(2);
+	solo = rate(&st[1], solo_s);
 	pddt_stream_stop(pf);
 	sync();
 
