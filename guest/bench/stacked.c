@@ -18,7 +18,6 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -41,10 +40,8 @@ static void run(const struct bench *b, const struct phase *ph, double warm, doub
 	uint64_t u0, l0;
 	double t0, t;
 	pid_t pu, pl;
-	struct stat sb;
 	char m[64];
 	int ran;
-	long long bad;
 
 	pl = pddt_stream_start(ph->lower, SEED + 1, WRAP, ph->chunk, &st[1]);
 	pu = pddt_stream_start(ph->upper, SEED, WRAP, ph->chunk, &st[0]);
@@ -70,10 +67,7 @@ static void run(const struct bench *b, const struct phase *ph, double warm, doub
 	snprintf(m, sizeof(m), "%s_writers_ran", ph->name);
 	bench_metric(b, m, ran && st[0].bytes > u0 && st[1].bytes > l0, "bool");
 
-	pddt_drop_caches();
-	bad = stat(ph->upper, &sb) ? -1 : pddt_verify_pattern(ph->upper, sb.st_size, SEED);
-	snprintf(m, sizeof(m), "%s_data_intact", ph->name);
-	bench_metric(b, m, bad == 0 && sb.st_size > 0, "bool");
+	bench_data_intact(b, ph->name, ph->upper, SEED);
 	unlink(ph->upper);
 	unlink(ph->lower);
 	sync();

@@ -68,20 +68,24 @@ double bench_len(const struct bench *b, double full, double quick)
 	return b->quick ? quick : full;
 }
 
-void bench_verify(const struct bench *b, const char *what, const char *file,
-		  uint64_t seed)
+void bench_data_intact(const struct bench *b, const char *what, const char *file,
+		       uint64_t seed)
 {
 	struct stat sb;
 	long long bad;
 	char m[64];
 
-	if (!b->verify)
-		return;
-	sync();
-	pddt_drop_caches();
+	pddt_drop_caches();	/* syncs first */
 	bad = stat(file, &sb) ? -1 : pddt_verify_pattern(file, sb.st_size, seed);
 	snprintf(m, sizeof(m), "%s_data_intact", what);
 	bench_metric(b, m, bad == 0 && sb.st_size > 0, "bool");
+}
+
+void bench_verify(const struct bench *b, const char *what, const char *file,
+		  uint64_t seed)
+{
+	if (b->verify)
+		bench_data_intact(b, what, file, seed);
 }
 
 double bench_percentile(double *v, int n, double p)

@@ -33,10 +33,15 @@ FILE *bench_csv(const struct bench *b, const char *what, const char *header);
 /* @quick when b->quick, else @full. */
 double bench_len(const struct bench *b, double full, double quick);
 /*
- * With b->verify: @file, written with pattern @seed (a streaming writer's,
- * now stopped), is read back after sync and drop_caches; the metric
- * <@what>_data_intact is 1 if every byte is the pattern's. Without, nothing:
- * the sync would put the draining of the disks into the bench's time.
+ * @file, written with pattern @seed (a streaming writer's, now stopped), is
+ * read back after sync and drop_caches: the metric <@what>_data_intact is 1
+ * if every byte is the pattern's.
+ */
+void bench_data_intact(const struct bench *b, const char *what, const char *file,
+		       uint64_t seed);
+/*
+ * bench_data_intact() with b->verify (make test), else nothing: the sync
+ * would put the draining of the disks into the bench's time.
  */
 void bench_verify(const struct bench *b, const char *what, const char *file,
 		  uint64_t seed);
