@@ -24,28 +24,34 @@
  *    A strictlimit disk is held at its share and has no DirtyLimit; a
  *    max_bytes disk's limit stays under it, a min_bytes disk's above it.
  *    A sampled disk's dirty and writeback pages (Reclaimable + Writeback)
- *    are read beside its share (DirtyThresh) and its limit (DirtyLimit).
- *    Off, the limit reads 0 and the slow disk holds far more than its
- *    share. On, once the disks have settled (each at its limit for
- *    SETTLE_HOLD_MS in a row), each sampled disk is held at its limit: the
- *    mechanism throttles its writers past the freerun ceiling of the
- *    limit. The limit moves with the disk's bandwidth estimate; when it
- *    drops under what the disk holds, the writer goes on at 1/8 of the
- *    balanced rate and the excess drains at 7/8 of the disk's bandwidth,
- *    within about the time the limit stands for (ON_MS). So a sample is
- *    compared with the highest limit of the last DRAIN_MS, and may exceed
- *    it only by what dirtiers dirty between two checks (SLACK_KB), or
- *    while it drains: no higher than DRAIN_MS before. Where the bandwidth
- *    floor sets the limit of a disk whose bandwidth drops, it drops to half
- *    or less. In every scenario all writers run until stopped (none is
- *    OOM-killed or hangs) and every file is read back intact after sync
- *    and drop_caches. balance_dirty_pages never pauses the first writer
- *    (traced) for longer than MAX_PAUSE at a time, and with the limits on
- *    it does pause it (off, stock 6.12 may leave it to wait in ext4 for
- *    the whole window: 0 of 18 calls paused in one CI run); in bandwidth
- *    the slow disk's writer is traced: the fast disk's may spend the whole
- *    window in ext4, waiting for the tens of MB its disk holds to be
- *    written at 1 MiB/s, and never call balance_dirty_pages.
+ *    are read beside its share (DirtyThresh), its limit (DirtyLimit), its
+ *    wb's bandwidth estimate (WbWriteBandwidth), what its writers dirtied
+ *    there (Dirtied), what its writeback completed (Written) and what its
+ *    block device wrote. Off, the limit reads 0 and the slow disk holds far
+ *    more than its share. On, once the disks have settled (each at its
+ *    limit for SETTLE_HOLD_MS in a row), each sampled disk is held at its
+ *    limit: the mechanism throttles its writers past the freerun ceiling
+ *    of the limit, and above the limit holds them to an eighth of the
+ *    disk's bandwidth estimate. The limit follows the disk's share, which
+ *    jumps when a batch of its writeback completes, and its bandwidth;
+ *    when it drops under what the disk holds, the excess waits for the
+ *    disk, which on ext4 ends a whole batch's writeback at once, seconds
+ *    apart on a slow disk. So the check is on what the writer adds: over
+ *    each stretch of samples above the highest limit of the last DRAIN_MS
+ *    (+ SLACK_KB), the writer dirties no more than allowed_kb() says the
+ *    mechanism lets it. Off, the same check against the limit the defaults
+ *    would give fails (the negative control, in the same boot). Where the
+ *    bandwidth floor sets the limit of a disk whose bandwidth drops, it
+ *    drops to half or less. In every scenario all writers run until
+ *    stopped (none is OOM-killed or hangs) and every file is read back
+ *    intact after sync and drop_caches. balance_dirty_pages never pauses
+ *    the first writer (traced) for longer than MAX_PAUSE at a time, and
+ *    with the limits on it does pause it (off, stock 6.12 may leave it to
+ *    wait in ext4 for the whole window: 0 of 18 calls paused in one CI
+ *    run); in bandwidth the slow disk's writer is traced: the fast disk's
+ *    may spend the whole window in ext4, waiting for the tens of MB its
+ *    disk holds to be written at 1 MiB/s, and never call
+ *    balance_dirty_pages.
  * Throughputs are printed for information only: timing belongs to the
  * bench.
  */
@@ -76,7 +82,14 @@
 #define SAMPLES		48
 #define SAMPLE_MS	250
 #define SLACK_KB	1024
-#define DRAIN_MS	1250	/* ON_MS, and 1/8 more for the writer's 1/8 */
+/*
+ * A sample counts as above its limit only when above every limit of the
+ * last DRAIN_MS: a sample's limit is the share of that instant, and a writer
+ * sees it at its next balance_dirty_pages() call, up to MAX_PAUSE later
+ * (so at least MAX_PAUSE_MS + SAMPLE_MS); the longer window keeps the rate
+ * check to stretches the writer's calls saw as well.
+ */
+#define DRAIN_MS	1250
 #define WRAP		(512ULL << 20)	/* a fast writer rewrites its file */
 #define LOOP_WRAP	(128ULL << 20)
 #define LOOP_IMG	"/mnt/slow/loop.img"
@@ -84,12 +97,21 @@
 #define FUSE_LOWER	"/mnt/fast/fuse-lower"
 #define ON_MS		1000
 #define MAX_PAUSE_MS	200	/* MAX_PAUSE in mm/page-writeback.c: HZ / 5 */
+/* CONFIG_HZ of the kernels built here (config/base.config: HZ_250) */
+#define BDP_HZ		250
+#define MAX_PAUSE_JIFFIES	(BDP_HZ / 5)
+/* wb_max_pause(): roundup_pow_of_two(1 + HZ / 8), pages per jiffy */
+#define BDP_HZ_ROUND	32
 #define MEMCG_MAX	"384M"
 #define MAX_DISKS	4
 
 struct sample {
 	long long dirty, thresh, limit;	/* kB */
-	long long bw;			/* its write bandwidth estimate, kB/s */
+	long long bw;		/* its wb's write bandwidth estimate, kB/s */
+	long long written;	/* its wb's completed writeback (Written), kB */
+	long long dirtied;	/* what its writers dirtied there (Dirtied), kB */
+	long long dev_kb;	/* what its block device wrote (sectors), kB */
+	long long lim;		/* the limit the checks hold it to, kB */
 };
 
 /* A disk of a scenario: written by a streaming writer, sampled, or both. */
@@ -142,18 +164,50 @@ static int test_sysctl(void)
 /* The inode of the cgroup the writers run in, 0 for none (the root wb). */
 static unsigned long cg_ino;
 
-/* A sample of @dir's bdi (or of its wb in the cgroup); dies if none. */
+/*
+ * The kB a block device has written (its stat's write sectors), -1 for a
+ * bdi without one (FUSE).
+ */
+static long long dev_written_kb(const char *dir)
+{
+	unsigned long long f[7];
+	char path[96], buf[512];
+	struct stat sb;
+
+	if (stat(dir, &sb) || !major(sb.st_dev))
+		return -1;
+	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/stat", major(sb.st_dev),
+		 minor(sb.st_dev));
+	if (pddt_read_file(path, buf, sizeof(buf)) <= 0 ||
+	    sscanf(buf, "%llu %llu %llu %llu %llu %llu %llu", &f[0], &f[1], &f[2],
+		   &f[3], &f[4], &f[5], &f[6]) != 7)
+		return -1;
+	return f[6] / 2;
+}
+
+/*
+ * A sample of @dir's bdi (or of its wb in the cgroup); dies if none. The
+ * bandwidth is the wb's own estimate (WbWriteBandwidth, avg_write_bandwidth:
+ * what the limit is built on), read from wb_stats where the kernel has them
+ * (the root wb has cgroup inode 1); BdiWriteBandwidth sums only the wbs
+ * that hold dirty inodes, and reads 0 while all of a disk's pages are under
+ * writeback.
+ */
 static void sample(const char *dir, struct sample *s)
 {
-	struct bdi_stats b;
+	struct bdi_stats b, w;
 
+	s->dev_kb = dev_written_kb(dir);
 	if (!cg_ino) {
 		if (bdi_stats_read(dir, &b))
 			pddt_die("no bdi stats for %s", dir);
 		s->dirty = bdi_stat(&b, "BdiReclaimable") + bdi_stat(&b, "BdiWriteback");
 		s->thresh = bdi_stat(&b, "BdiDirtyThresh");
 		s->limit = bdi_stat(&b, "BdiDirtyLimit");
-		s->bw = bdi_stat(&b, "BdiWriteBandwidth");
+		s->written = bdi_stat(&b, "BdiWritten");
+		s->dirtied = bdi_stat(&b, "BdiDirtied");
+		s->bw = wb_stats_read(dir, 1, &w) ? bdi_stat(&b, "BdiWriteBandwidth") :
+			bdi_stat(&w, "WbWriteBandwidth");
 	} else if (wb_stats_read(dir, cg_ino, &b)) {
 		/* the cgroup has not written to it (yet) */
 		memset(s, 0, sizeof(*s));
@@ -161,41 +215,101 @@ static void sample(const char *dir, struct sample *s)
 		s->dirty = bdi_stat(&b, "WbReclaimable") + bdi_stat(&b, "WbWriteback");
 		s->thresh = bdi_stat(&b, "WbDirtyThresh");
 		s->limit = bdi_stat(&b, "WbDirtyLimit");
+		s->written = bdi_stat(&b, "WbWritten");
+		s->dirtied = bdi_stat(&b, "WbDirtied");
 		s->bw = bdi_stat(&b, "WbWriteBandwidth");
 	}
 }
 
 /*
- * The highest limit of samples @i and those of the DRAIN_MS before it: the
- * share for a strictlimit disk (@strict), else the device limit.
+ * The limit the checks hold each sample of @d to: the share of a
+ * strictlimit disk; else its device limit (DirtyLimit); off, where the
+ * kernel has none, the one the defaults would give it (dirty_device_limit():
+ * its share, or what it writes in ON_MS at its bandwidth estimate, if more),
+ * so that the same checks show what stock 6.12 does.
  */
-static long long recent_limit(const struct sample *s, int i, int strict)
+static void set_checked_limits(const struct scenario *sc, struct disk *d)
+{
+	for (struct sample *s = d->s; s < d->s + SAMPLES; s++) {
+		if (d->strict)
+			s->lim = s->thresh;
+		else if (sc->ms)
+			s->lim = s->limit;
+		else
+			s->lim = s->bw * ON_MS / 1000 > s->thresh ?
+				 s->bw * ON_MS / 1000 : s->thresh;
+	}
+}
+
+/* The highest limit of samples @i and those of the DRAIN_MS before it. */
+static long long recent_limit(const struct sample *s, int i)
 {
 	long long max = 0;
 
-	for (int j = i; j >= 0 && (i - j) * SAMPLE_MS <= DRAIN_MS; j--) {
-		long long l = strict ? s[j].thresh : s[j].limit;
-
-		if (l > max)
-			max = l;
-	}
+	for (int j = i; j >= 0 && (i - j) * SAMPLE_MS <= DRAIN_MS; j--)
+		if (s[j].lim > max)
+			max = s[j].lim;
 	return max;
 }
 
 /*
- * Sample @i is over its limit: above the highest limit of the last DRAIN_MS
- * by more than SLACK_KB, and not draining: more than SLACK_KB above what the
- * disk held DRAIN_MS before. (A limit that drops under what the disk holds
- * is met by draining; while the excess waits for the disk, the writers go
- * on at 1/8 of the balanced rate, and the disk ends whole batches at once.)
+ * Sample @i is above its limit: by more than SLACK_KB over the highest
+ * limit of the last DRAIN_MS. (The limit follows the disk's share, which
+ * jumps when a batch of its writeback completes; a limit that has just
+ * dropped is met by holding the writers, below.)
  */
-static int over_limit(const struct sample *s, int i, int strict)
+static int above_limit(const struct sample *s, int i)
 {
-	const int k = DRAIN_MS / SAMPLE_MS;
+	return s[i].dirty > recent_limit(s, i) + SLACK_KB;
+}
 
-	if (s[i].dirty <= recent_limit(s, i, strict) + SLACK_KB)
+/*
+ * The most a disk's writer may dirty, in kB, in @ms while the disk is above
+ * its limit, with @bw (kB/s) the highest bandwidth estimate and @dirty (kB)
+ * the least the disk held meanwhile. Above its limit wb_device_position_ratio()
+ * holds the writer to an eighth of the disk's bandwidth estimate (strictlimit
+ * to its share, less). A task allowed less than a page in a pause still
+ * dirties one page per pause, the longest being wb_max_pause(): MAX_PAUSE, or
+ * less while the disk holds little beside its bandwidth. Before its next
+ * balance_dirty_pages() call sees the limit, a free-running writer dirties
+ * up to its poll interval (dirty_poll_interval(): the square root of the
+ * dirty limit in pages, 512 kB here): SLACK_KB.
+ */
+static double allowed_kb(long long bw, long long dirty, double ms)
+{
+	double max_pause = (double)(dirty / 4) / (1 + (bw / 4) / BDP_HZ_ROUND) + 1;
+
+	if (max_pause > MAX_PAUSE_JIFFIES)
+		max_pause = MAX_PAUSE_JIFFIES;
+	return (bw / 8.0 + 4.0 * BDP_HZ / max_pause) * ms / 1000 + SLACK_KB;
+}
+
+/*
+ * What the writer of a disk above its limit at sample @i dirtied since the
+ * first sample of that stretch, against allowed_kb() (a ratio; 0 when @i
+ * is not above its limit). Above 1, the writer was fed above the limit.
+ * Batches complete when they do (ext4 ends a whole batch's writeback at
+ * once, seconds apart on a slow disk): what the mechanism holds is what the
+ * writer adds, not when the disk drains. The bandwidth is the highest of
+ * the stretch and the sample before it, the estimate the writer's last
+ * call before the stretch may have seen.
+ */
+static double fed_above_limit(const struct sample *s, int i)
+{
+	long long bw = 0, dirty = LLONG_MAX;
+	int j = i;
+
+	if (!above_limit(s, i))
 		return 0;
-	return i < k || s[i].dirty > s[i - k].dirty + SLACK_KB;
+	while (j > 0 && above_limit(s, j - 1))
+		j--;
+	for (int k = j > 0 ? j - 1 : 0; k <= i; k++) {
+		if (s[k].bw > bw)
+			bw = s[k].bw;
+		if (k >= j && s[k].dirty < dirty)
+			dirty = s[k].dirty;
+	}
+	return (s[i].dirtied - s[j].dirtied) / allowed_kb(bw, dirty, (i - j) * SAMPLE_MS);
 }
 
 static int verify(const char *sc, const struct disk *d)
@@ -268,29 +382,47 @@ static void save_samples(const struct scenario *sc, const struct disk *d)
 	f = fopen(path, "w");
 	if (!f)
 		return;
-	fprintf(f, "ms,dirty_kb,thresh_kb,limit_kb,bw_kbps,over\n");
+	fprintf(f, "ms,dirty_kb,thresh_kb,limit_kb,bw_kbps,dirtied_kb,written_kb,dev_written_kb,checked_limit_kb,fed_ratio\n");
 	for (int i = 0; i < SAMPLES; i++)
-		fprintf(f, "%d,%lld,%lld,%lld,%lld,%d\n", i * SAMPLE_MS, d->s[i].dirty,
-			d->s[i].thresh, d->s[i].limit, d->s[i].bw,
-			over_limit(d->s, i, d->strict));
+		fprintf(f, "%d,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%.3f\n", i * SAMPLE_MS,
+			d->s[i].dirty, d->s[i].thresh, d->s[i].limit, d->s[i].bw,
+			d->s[i].dirtied, d->s[i].written, d->s[i].dev_kb, d->s[i].lim,
+			fed_above_limit(d->s, i));
 	fclose(f);
 }
 
-/* The checks on the samples of one disk. */
-static int check_disk(const struct scenario *sc, const struct disk *d)
+/*
+ * The check that a disk is held at its limit (@what): no sample fed above
+ * it (fed_above_limit()).
+ */
+static int held_check(const char *name, int fed, int above, double worst,
+		      double max_dirty, const char *what)
 {
-	double dirty[SAMPLES], limit[SAMPLES];
-	int over = 0, unlimited = 0, above_share = 0, floor_high = 0, fails = 0;
+	return pddt_check(name, fed == 0,
+			  "%d of %d samples fed above the highest %s of the last %d ms + %d kB (%d above it), the worst at %.2fx what the limit allows its writer; max dirty %.0f kB",
+			  fed, SAMPLES, what, DRAIN_MS, SLACK_KB, above, worst, max_dirty);
+}
+
+/* The checks on the samples of one disk. */
+static int check_disk(const struct scenario *sc, struct disk *d)
+{
+	double dirty[SAMPLES], limit[SAMPLES], worst = 0;
+	int fed = 0, above = 0, unlimited = 0, above_share = 0, floor_high = 0, fails = 0;
 	const char *who = d->dir + 5;	/* "/mnt/" */
 	long long max_limit = 0, max_bw = 0;
 	char name[96];
 
+	set_checked_limits(sc, d);
 	for (int i = 0; i < SAMPLES; i++) {
 		const struct sample *s = &d->s[i];
+		double r = fed_above_limit(d->s, i);
 
 		dirty[i] = s->dirty;
 		limit[i] = s->limit;
-		over += over_limit(d->s, i, d->strict);
+		above += above_limit(d->s, i);
+		fed += r > 1;
+		if (r > worst)
+			worst = r;
 		/* where the bandwidth floor is in force, it is under half of before */
 		floor_high += s->limit > s->thresh + SLACK_KB && s->limit > sc->limit_before / 2;
 		unlimited += s->limit == 0;
@@ -315,9 +447,7 @@ static int check_disk(const struct scenario *sc, const struct disk *d)
 				    "DirtyLimit 0 in %d of %d samples: strictlimit keeps its share as the limit",
 				    unlimited, SAMPLES);
 		snprintf(name, sizeof(name), "device_limit.%s.%s_held_at_share", sc->name, who);
-		fails += pddt_check(name, over <= SAMPLES / 10,
-				    "%d of %d samples above the highest DirtyThresh of the last %d ms + %d kB and not draining; max dirty %.0f kB",
-				    over, SAMPLES, DRAIN_MS, SLACK_KB, dirty[SAMPLES - 1]);
+		fails += held_check(name, fed, above, worst, dirty[SAMPLES - 1], "DirtyThresh");
 	} else if (sc->ms) {
 		snprintf(name, sizeof(name), "device_limit.%s.%s_has_a_limit", sc->name, who);
 		fails += pddt_check(name, !unlimited && max_limit < limit_bound(sc, d),
@@ -333,9 +463,7 @@ static int check_disk(const struct scenario *sc, const struct disk *d)
 					    max_limit, max_bw);
 		}
 		snprintf(name, sizeof(name), "device_limit.%s.%s_held_at_limit", sc->name, who);
-		fails += pddt_check(name, over <= SAMPLES / 10,
-				    "%d of %d samples above the highest DirtyLimit of the last %d ms + %d kB and not draining; max dirty %.0f kB",
-				    over, SAMPLES, DRAIN_MS, SLACK_KB, dirty[SAMPLES - 1]);
+		fails += held_check(name, fed, above, worst, dirty[SAMPLES - 1], "DirtyLimit");
 		/* max_bytes and min_bytes are kept as ratios, 1/10000 steps */
 		if (d->max_kb) {
 			snprintf(name, sizeof(name), "device_limit.%s.%s_limit_within_max",
@@ -359,6 +487,12 @@ static int check_disk(const struct scenario *sc, const struct disk *d)
 		fails += pddt_check(name, above_share > 0,
 				    "%d of %d samples above twice DirtyThresh; max dirty %.0f kB",
 				    above_share, SAMPLES, dirty[SAMPLES - 1]);
+		/* the negative control of held_at_limit: stock fails it */
+		snprintf(name, sizeof(name), "device_limit.%s.%s_held_at_limit_fails_on_stock",
+			 sc->name, who);
+		fails += pddt_check(name, fed > 0,
+				    "held_at_limit on stock, against the limit the defaults would set: %d of %d samples fed above it (%d above it), the worst at %.2fx what the limit allows",
+				    fed, SAMPLES, above, worst);
 	}
 	return fails;
 }
