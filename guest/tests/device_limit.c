@@ -112,6 +112,7 @@ struct sample {
 	long long dirtied;	/* what its writers dirtied there (Dirtied), kB */
 	long long dev_kb;	/* what its block device wrote (sectors), kB */
 	long long lim;		/* the limit the checks hold it to, kB */
+	double fed;		/* fed_above_limit(), once lim is set */
 };
 
 /* A disk of a scenario: written by a streaming writer, sampled, or both. */
@@ -387,7 +388,7 @@ static void save_samples(const struct scenario *sc, const struct disk *d)
 		fprintf(f, "%d,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%.3f\n", i * SAMPLE_MS,
 			d->s[i].dirty, d->s[i].thresh, d->s[i].limit, d->s[i].bw,
 			d->s[i].dirtied, d->s[i].written, d->s[i].dev_kb, d->s[i].lim,
-			fed_above_limit(d->s, i));
+			d->s[i].fed);
 	fclose(f);
 }
 
@@ -414,15 +415,15 @@ static int check_disk(const struct scenario *sc, struct disk *d)
 
 	set_checked_limits(sc, d);
 	for (int i = 0; i < SAMPLES; i++) {
-		const struct sample *s = &d->s[i];
-		double r = fed_above_limit(d->s, i);
+		struct sample *s = &d->s[i];
 
+		s->fed = fed_above_limit(d->s, i);
 		dirty[i] = s->dirty;
 		limit[i] = s->limit;
 		above += above_limit(d->s, i);
-		fed += r > 1;
-		if (r > worst)
-			worst = r;
+		fed += s->fed > 1;
+		if (s->fed > worst)
+			worst = s->fed;
 		/* where the bandwidth floor is in force, it is under half of before */
 		floor_high += s->limit > s->thresh + SLACK_KB && s->limit > sc->limit_before / 2;
 		unlimited += s->limit == 0;
