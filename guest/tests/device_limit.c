@@ -25,7 +25,7 @@
  *    max_bytes disk's limit stays under it, a min_bytes disk's above it.
  *    A sampled disk's dirty and writeback pages (Reclaimable + Writeback)
  *    are read beside its share (DirtyThresh), its limit (DirtyLimit), its
- *    wb's bandwidth estimate (WbLimitBandwidth), what its writers dirtied
+ *    wb's bandwidth estimate (WbWriteBandwidth), what its writers dirtied
  *    there (Dirtied), what its writeback completed (Written) and what its
  *    block device wrote. Off, the limit reads 0 and the slow disk holds far
  *    more than its share. On, once the disks have settled (each at its
@@ -107,8 +107,7 @@
 
 struct sample {
 	long long dirty, thresh, limit;	/* kB */
-	long long bw;		/* the estimate its limit is built on, kB/s */
-	long long avg_bw;	/* its wb's avg_write_bandwidth, kB/s */
+	long long bw;		/* its wb's write bandwidth estimate, kB/s */
 	long long written;	/* its wb's completed writeback (Written), kB */
 	long long dirtied;	/* what its writers dirtied there (Dirtied), kB */
 	long long dev_kb;	/* what its block device wrote (sectors), kB */
@@ -188,22 +187,12 @@ static long long dev_written_kb(const char *dir)
 }
 
 /*
- * The bandwidth estimate of wb stats @w that the device limit is built on:
- * WbLimitBandwidth (measured from one completion to the next); a kernel
- * without it has only WbWriteBandwidth (avg_write_bandwidth).
- */
-static long long limit_bw(const struct bdi_stats *w)
-{
-	return bdi_stat_has(w, "WbLimitBandwidth") ?
-		bdi_stat(w, "WbLimitBandwidth") : bdi_stat(w, "WbWriteBandwidth");
-}
-
-/*
  * A sample of @dir's bdi (or of its wb in the cgroup); dies if none. The
- * bandwidth is the wb's own estimate (limit_bw(): what the limit is built
- * on), read from wb_stats where the kernel has them (the root wb has cgroup
- * inode 1); BdiWriteBandwidth sums only the wbs that hold dirty inodes, and
- * reads 0 while all of a disk's pages are under writeback.
+ * bandwidth is the wb's own estimate (WbWriteBandwidth, avg_write_bandwidth:
+ * what the limit is built on), read from wb_stats where the kernel has them
+ * (the root wb has cgroup inode 1); BdiWriteBandwidth sums only the wbs
+ * that hold dirty inodes, and reads 0 while all of a disk's pages are under
+ * writeback.
  */
 static void sample(const char *dir, struct sample *s)
 {
@@ -218,13 +207,8 @@ static void sample(const char *dir, struct sample *s)
 		s->limit = bdi_stat(&b, "BdiDirtyLimit");
 		s->written = bdi_stat(&b, "BdiWritten");
 		s->dirtied = bdi_stat(&b, "BdiDirtied");
-		if (wb_stats_read(dir, 1, &w)) {
-			s->bw = bdi_stat(&b, "BdiWriteBandwidth");
-			s->avg_bw = s->bw;
-		} else {
-			s->bw = limit_bw(&w);
-			s->avg_bw = bdi_stat(&w, "WbWriteBandwidth");
-		}
+		s->bw = wb_stats_read(dir, 1, &w) ? bdi_stat(&b, "BdiWriteBandwidth") :
+			bdi_stat(&w, "WbWriteBandwidth");
 	} else if (wb_stats_read(dir, cg_ino, &b)) {
 		/* the cgroup has not written to it (yet) */
 		memset(s, 0, sizeof(*s));
@@ -234,8 +218,7 @@ static void sample(const char *dir, struct sample *s)
 		s->limit = bdi_stat(&b, "WbDirtyLimit");
 		s->written = bdi_stat(&b, "WbWritten");
 		s->dirtied = bdi_stat(&b, "WbDirtied");
-		s->bw = limit_bw(&b);
-		s->avg_bw = bdi_stat(&b, "WbWriteBandwidth");
+		s->bw = bdi_stat(&b, "WbWriteBandwidth");
 	}
 }
 
@@ -400,12 +383,12 @@ static void save_samples(const struct scenario *sc, const struct disk *d)
 	f = fopen(path, "w");
 	if (!f)
 		return;
-	fprintf(f, "ms,dirty_kb,thresh_kb,limit_kb,bw_kbps,dirtied_kb,written_kb,dev_written_kb,checked_limit_kb,fed_ratio,avg_bw_kbps\n");
+	fprintf(f, "ms,dirty_kb,thresh_kb,limit_kb,bw_kbps,dirtied_kb,written_kb,dev_written_kb,checked_limit_kb,fed_ratio\n");
 	for (int i = 0; i < SAMPLES; i++)
-		fprintf(f, "%d,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%.3f,%lld\n",
-			i * SAMPLE_MS, d->s[i].dirty, d->s[i].thresh, d->s[i].limit,
-			d->s[i].bw, d->s[i].dirtied, d->s[i].written, d->s[i].dev_kb,
-			d->s[i].lim, d->s[i].fed, d->s[i].avg_bw);
+		fprintf(f, "%d,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%.3f\n", i * SAMPLE_MS,
+			d->s[i].dirty, d->s[i].thresh, d->s[i].limit, d->s[i].bw,
+			d->s[i].dirtied, d->s[i].written, d->s[i].dev_kb, d->s[i].lim,
+			d->s[i].fed);
 	fclose(f);
 }
 
@@ -422,35 +405,9 @@ static int held_check(const char *name, int fed, int above, double worst,
 }
 
 /* The checks on the samples of one disk. */
-/*
- * After the disk slowed down, the estimate its limit is built on (median
- * @bw of the samples) is within a factor 2 of what the block device wrote
- * over the samples. Above 2x, limit_bandwidth_cap() has pulled it down: it
- * is at most twice the pages in flight over the time nothing completed.
- * Below half, it measures each completion over the whole time since the
- * last one, so the batches of ext4's completions average out; only an
- * update that counts part of a batch reads low, and the next one makes up
- * for it, so the median is not one of those. @avg_bw, avg_write_bandwidth
- * in the same samples, is printed beside it: the periodic estimate reads
- * each interval between batches as 0 and may fall far lower.
- */
-static int estimate_check(const struct scenario *sc, const struct disk *d,
-			  double bw, double avg_bw)
-{
-	double secs = (SAMPLES - 1) * SAMPLE_MS / 1000.0;
-	double dev = (d->s[SAMPLES - 1].dev_kb - d->s[0].dev_kb) / secs;
-	char name[96];
-
-	snprintf(name, sizeof(name), "device_limit.%s.%s_estimate_holds", sc->name,
-		 d->dir + 5);
-	return pddt_check(name, dev > 0 && bw >= dev / 2 && bw <= dev * 2,
-			  "limit bandwidth estimate p50 %.0f kB/s, block device wrote %.0f kB/s over %.1f s (avg_write_bandwidth p50 %.0f kB/s)",
-			  bw, dev, secs, avg_bw);
-}
-
 static int check_disk(const struct scenario *sc, struct disk *d)
 {
-	double dirty[SAMPLES], limit[SAMPLES], bw[SAMPLES], avg_bw[SAMPLES], worst = 0;
+	double dirty[SAMPLES], limit[SAMPLES], worst = 0;
 	int fed = 0, above = 0, unlimited = 0, above_share = 0, floor_high = 0, fails = 0;
 	const char *who = d->dir + 5;	/* "/mnt/" */
 	long long max_limit = 0, max_bw = 0;
@@ -463,8 +420,6 @@ static int check_disk(const struct scenario *sc, struct disk *d)
 		s->fed = fed_above_limit(d->s, i);
 		dirty[i] = s->dirty;
 		limit[i] = s->limit;
-		bw[i] = s->bw;
-		avg_bw[i] = s->avg_bw;
 		above += above_limit(d->s, i);
 		fed += s->fed > 1;
 		if (s->fed > worst)
@@ -481,8 +436,6 @@ static int check_disk(const struct scenario *sc, struct disk *d)
 	save_samples(sc, d);
 	pddt_sort(dirty, SAMPLES);
 	pddt_sort(limit, SAMPLES);
-	pddt_sort(bw, SAMPLES);
-	pddt_sort(avg_bw, SAMPLES);
 	printf("pddt: device_limit %s: %s dirty+writeback p50 %.0f kB, max %.0f kB; "
 	       "limit p50 %.0f kB; share (DirtyThresh) last %lld kB; "
 	       "WriteBandwidth last %lld kB/s\n",
@@ -509,7 +462,6 @@ static int check_disk(const struct scenario *sc, struct disk *d)
 					    sc->settled ? "under half" : "not under half", RETUNE_MAX_S,
 					    sc->limit_before, floor_high, SAMPLES, sc->retune_bps,
 					    max_limit, max_bw);
-			fails += estimate_check(sc, d, bw[SAMPLES / 2], avg_bw[SAMPLES / 2]);
 		}
 		snprintf(name, sizeof(name), "device_limit.%s.%s_held_at_limit", sc->name, who);
 		fails += held_check(name, fed, above, worst, dirty[SAMPLES - 1], "DirtyLimit");
