@@ -57,6 +57,10 @@ test_kernel() {
 	tsv=$dir/boot.tsv
 	mkdir -p "$dir"
 	: >"$tsv"
+	# what this boot was asked for: its manifest (scripts/manifest.sh)
+	# requires the tests TESTS selects, its "when" conditions read the rest
+	printf 'PATCHES=%s\nSMP=%s\nDISKS=%s\nTESTS=%s\n' "$PATCHES" "${SMP:-2}" \
+		"${DISKS:-$DEFAULT_DISKS}" "$TESTS" >"$dir/options.txt"
 	note "kernel $CONFIG: tests ${TESTS:-all}${SHORT:+ (short stress)}"
 	step "config ($CONFIG)" "$TOP/scripts/kconfig.sh" || { fail build.config "kconfig failed"; return; }
 	step "kernel build ($CONFIG)" "$TOP/scripts/build.sh" >"$dir/kernel.txt" || {

@@ -4,9 +4,20 @@
 # mode, rep, why) and DIR/summary.tsv (scenario, mode, rep, metric, value,
 # unit). One line per run: bench_smoke.<label>.<mode>, PASS or FAIL, and
 # why, tab-separated. A run passes if it did not fail, reported figures,
-# and each of its *_data_intact, *_writers_ran and objects_intact is 1.
-# Exit 1 if a run failed or there were none. Timing is not judged.
+# each of its *_data_intact, *_writers_ran and objects_intact is 1, each
+# figure its scenario must report (must_report) is there and above 0, and
+# it had at least one such check: a run judged on nothing fails. Exit 1 if
+# a run failed or there were none. Timing is not judged.
 dir=${1:?usage: judge DIR}
+
+# must_report SCENARIO: the figures a scenario must report, each above 0:
+# what the judge checks where there is nothing to read back. hotpath
+# writes to brd and keeps nothing: its CPU per page and its wall time.
+must_report() {
+	case $1 in
+	hotpath) echo "cpu_per_dirtied_page wall" ;;
+	esac
+}
 [ -s "$dir/runs.tsv" ] || {
 	printf 'bench_smoke.runs\tFAIL\tno runs in %s/runs.tsv\n' "$dir"
 	exit 1
@@ -15,7 +26,8 @@ fails=0
 while IFS='	' read -r rep sc arg mode; do
 	label=$sc
 	[ "$arg" = - ] || label="$sc $arg"
-	verdict=$(awk -F'\t' -v sc="$sc" -v lb="$label" -v mo="$mode" -v rep="$rep" '
+	verdict=$(awk -F'\t' -v sc="$sc" -v lb="$label" -v mo="$mode" -v rep="$rep" \
+		-v must="$(must_report "$sc")" '
 		FILENAME ~ /failures.tsv$/ { if ($1 == lb && $2 == mo && $3 == rep) why = $4; next }
 		$1 == sc && $2 == mo && $3 == rep {
 			n++
@@ -23,12 +35,20 @@ while IFS='	' read -r rep sc arg mode; do
 				c++
 				if ($5 + 0 != 1) bad = bad " " $4 "=" $5
 			}
+			got[$4] = $5
 		}
 		END {
+			m = split(must, req, " ")
+			for (i = 1; i <= m; i++)
+				if (!(req[i] in got)) missing = missing " " req[i]
+				else if (got[req[i]] + 0 <= 0) low = low " " req[i] "=" got[req[i]]
 			if (why != "") printf "FAIL\t%s", why
 			else if (!n) printf "FAIL\tno figures"
+			else if (missing != "") printf "FAIL\t%d figures; missing:%s", n, missing
+			else if (low != "") printf "FAIL\t%d figures; not above 0:%s", n, low
 			else if (bad != "") printf "FAIL\t%d figures; not 1:%s", n, bad
-			else printf "PASS\t%d figures; %d read-back and progress checks, all 1", n, c
+			else if (!c && !m) printf "FAIL\t%d figures and no check: nothing to read back, no figure it must report", n
+			else printf "PASS\t%d figures; %d checks: %d read-back and progress, all 1; %d required figures, all above 0", n, c + m, c, m
 		}' "$dir/failures.tsv" "$dir/summary.tsv" 2>/dev/null)
 	[ -n "$verdict" ] || verdict="FAIL	no failures.tsv or summary.tsv"
 	printf 'bench_smoke.%s.%s\t%s\n' "$(printf %s "$label" | tr -c 'A-Za-z0-9_' '_')" \

@@ -254,6 +254,15 @@ int wb_stats_read(const char *path, unsigned long cg_ino, struct bdi_stats *s)
 	return -1;
 }
 
+/* Whether @s has @key. */
+bool bdi_stat_has(const struct bdi_stats *s, const char *key)
+{
+	for (int i = 0; i < s->nr; i++)
+		if (!strcmp(s->key[i], key))
+			return true;
+	return false;
+}
+
 long long bdi_stat(const struct bdi_stats *s, const char *key)
 {
 	for (int i = 0; i < s->nr; i++)

@@ -10,6 +10,7 @@
 #ifndef PDDT_H
 #define PDDT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -76,6 +77,7 @@ int bdi_stats_read(const char *path, struct bdi_stats *s);
 int wb_stats_read(const char *path, unsigned long cg_ino, struct bdi_stats *s);
 /* The value of @key ("BdiDirtied"), or dies if the kernel has no such key. */
 long long bdi_stat(const struct bdi_stats *s, const char *key);
+bool bdi_stat_has(const struct bdi_stats *s, const char *key);
 
 /* @word is one of the space-separated words of @list. */
 int pddt_word_in(const char *word, const char *list);

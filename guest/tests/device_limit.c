@@ -25,7 +25,7 @@
  *    max_bytes disk's limit stays under it, a min_bytes disk's above it.
  *    A sampled disk's dirty and writeback pages (Reclaimable + Writeback)
  *    are read beside its share (DirtyThresh), its limit (DirtyLimit), its
- *    wb's bandwidth estimate (WbWriteBandwidth), what its writers dirtied
+ *    wb's bandwidth estimate (WbLimitBandwidth), what its writers dirtied
  *    there (Dirtied), what its writeback completed (Written) and what its
  *    block device wrote. Off, the limit reads 0 and the slow disk holds far
  *    more than its share. On, once the disks have settled (each at its
@@ -42,7 +42,9 @@
  *    mechanism lets it. Off, the same check against the limit the defaults
  *    would give fails (the negative control, in the same boot). Where the
  *    bandwidth floor sets the limit of a disk whose bandwidth drops, it
- *    drops to half or less. In every scenario all writers run until
+ *    drops to half or less, and the estimate it is built on does not
+ *    collapse: it stays above half of what the block device writes
+ *    (estimate_check()). In every scenario all writers run until
  *    stopped (none is OOM-killed or hangs) and every file is read back
  *    intact after sync and drop_caches. balance_dirty_pages never pauses
  *    the first writer (traced) for longer than MAX_PAUSE at a time, and
@@ -81,6 +83,15 @@
 #define RETUNE_MAX_S	90	/* and after a bandwidth change (6.12's estimate) */
 #define SAMPLES		48
 #define SAMPLE_MS	250
+/*
+ * After a bandwidth change the samples are judged against what the block
+ * device wrote in them, so a window in which the host's device wrote under
+ * a quarter of its new rate (once 0 kB in 11.8 s: QEMU completed nothing,
+ * the journal commit waited on its log block) holds no throughput to judge
+ * by; it is taken again, at most WINDOWS times in all, and the last is
+ * judged whatever it holds.
+ */
+#define WINDOWS		3
 #define SLACK_KB	1024
 /*
  * A sample counts as above its limit only when above every limit of the
@@ -107,7 +118,8 @@
 
 struct sample {
 	long long dirty, thresh, limit;	/* kB */
-	long long bw;		/* its wb's write bandwidth estimate, kB/s */
+	long long bw;		/* the estimate its limit is built on, kB/s */
+	long long avg_bw;	/* its wb's avg_write_bandwidth, kB/s */
 	long long written;	/* its wb's completed writeback (Written), kB */
 	long long dirtied;	/* what its writers dirtied there (Dirtied), kB */
 	long long dev_kb;	/* what its block device wrote (sectors), kB */
@@ -187,12 +199,22 @@ static long long dev_written_kb(const char *dir)
 }
 
 /*
+ * The bandwidth estimate of wb stats @w that the device limit is built on:
+ * WbLimitBandwidth (measured from one completion to the next); a kernel
+ * without it has only WbWriteBandwidth (avg_write_bandwidth).
+ */
+static long long limit_bw(const struct bdi_stats *w)
+{
+	return bdi_stat_has(w, "WbLimitBandwidth") ?
+		bdi_stat(w, "WbLimitBandwidth") : bdi_stat(w, "WbWriteBandwidth");
+}
+
+/*
  * A sample of @dir's bdi (or of its wb in the cgroup); dies if none. The
- * bandwidth is the wb's own estimate (WbWriteBandwidth, avg_write_bandwidth:
- * what the limit is built on), read from wb_stats where the kernel has them
- * (the root wb has cgroup inode 1); BdiWriteBandwidth sums only the wbs
- * that hold dirty inodes, and reads 0 while all of a disk's pages are under
- * writeback.
+ * bandwidth is the wb's own estimate (limit_bw(): what the limit is built
+ * on), read from wb_stats where the kernel has them (the root wb has cgroup
+ * inode 1); BdiWriteBandwidth sums only the wbs that hold dirty inodes, and
+ * reads 0 while all of a disk's pages are under writeback.
  */
 static void sample(const char *dir, struct sample *s)
 {
@@ -207,8 +229,13 @@ static void sample(const char *dir, struct sample *s)
 		s->limit = bdi_stat(&b, "BdiDirtyLimit");
 		s->written = bdi_stat(&b, "BdiWritten");
 		s->dirtied = bdi_stat(&b, "BdiDirtied");
-		s->bw = wb_stats_read(dir, 1, &w) ? bdi_stat(&b, "BdiWriteBandwidth") :
-			bdi_stat(&w, "WbWriteBandwidth");
+		if (wb_stats_read(dir, 1, &w)) {
+			s->bw = bdi_stat(&b, "BdiWriteBandwidth");
+			s->avg_bw = s->bw;
+		} else {
+			s->bw = limit_bw(&w);
+			s->avg_bw = bdi_stat(&w, "WbWriteBandwidth");
+		}
 	} else if (wb_stats_read(dir, cg_ino, &b)) {
 		/* the cgroup has not written to it (yet) */
 		memset(s, 0, sizeof(*s));
@@ -218,7 +245,8 @@ static void sample(const char *dir, struct sample *s)
 		s->limit = bdi_stat(&b, "WbDirtyLimit");
 		s->written = bdi_stat(&b, "WbWritten");
 		s->dirtied = bdi_stat(&b, "WbDirtied");
-		s->bw = bdi_stat(&b, "WbWriteBandwidth");
+		s->bw = limit_bw(&b);
+		s->avg_bw = bdi_stat(&b, "WbWriteBandwidth");
 	}
 }
 
@@ -383,12 +411,12 @@ static void save_samples(const struct scenario *sc, const struct disk *d)
 	f = fopen(path, "w");
 	if (!f)
 		return;
-	fprintf(f, "ms,dirty_kb,thresh_kb,limit_kb,bw_kbps,dirtied_kb,written_kb,dev_written_kb,checked_limit_kb,fed_ratio\n");
+	fprintf(f, "ms,dirty_kb,thresh_kb,limit_kb,bw_kbps,dirtied_kb,written_kb,dev_written_kb,checked_limit_kb,fed_ratio,avg_bw_kbps\n");
 	for (int i = 0; i < SAMPLES; i++)
-		fprintf(f, "%d,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%.3f\n", i * SAMPLE_MS,
-			d->s[i].dirty, d->s[i].thresh, d->s[i].limit, d->s[i].bw,
-			d->s[i].dirtied, d->s[i].written, d->s[i].dev_kb, d->s[i].lim,
-			d->s[i].fed);
+		fprintf(f, "%d,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%.3f,%lld\n",
+			i * SAMPLE_MS, d->s[i].dirty, d->s[i].thresh, d->s[i].limit,
+			d->s[i].bw, d->s[i].dirtied, d->s[i].written, d->s[i].dev_kb,
+			d->s[i].lim, d->s[i].fed, d->s[i].avg_bw);
 	fclose(f);
 }
 
@@ -404,10 +432,45 @@ static int held_check(const char *name, int fed, int above, double worst,
 			  fed, SAMPLES, what, DRAIN_MS, SLACK_KB, above, worst, max_dirty);
 }
 
+/*
+ * After the disk slowed down, the estimate its limit is built on (median
+ * @bw of the samples) has not collapsed: it is at least half of what the
+ * block device wrote over the samples. Between completions only
+ * limit_bandwidth_cap() lowers it, to twice the pages in flight over the
+ * time since the last completion; every page the device wrote in that time
+ * is still in flight, so the cap stays above twice the device's rate. At a
+ * completion the estimate is the pages completed over the whole time since
+ * the last one, averaged over the period; ext4 completes a batch only once
+ * the journal commits, so that reads below the device's rate too, by how
+ * far behind the completions run: the median over 12 s ranged from 0.81
+ * to 6.9 times the device's rate in 7 rounds (make run, the bandwidth
+ * scenario, and make test). Half is under that spread. There is no upper
+ * bound here: a journal commit may complete megabytes written over many
+ * seconds at once, and the estimate then stays high until the next
+ * completion (the limit_follows_bandwidth check bounds the limit itself).
+ * @avg_bw, avg_write_bandwidth in the same samples, is printed beside it:
+ * the periodic estimate reads each interval between batches as 0 and has
+ * read 4 kB/s (p50) while the device wrote 1003 kB/s.
+ */
+static int estimate_check(const struct scenario *sc, const struct disk *d,
+			  double bw, double avg_bw)
+{
+	double secs = (SAMPLES - 1) * SAMPLE_MS / 1000.0;
+	double dev = (d->s[SAMPLES - 1].dev_kb - d->s[0].dev_kb) / secs;
+	char name[96];
+
+	snprintf(name, sizeof(name), "device_limit.%s.%s_estimate_not_collapsed",
+		 sc->name, d->dir + 5);
+	return pddt_check(name, dev > 0 && bw >= dev / 2,
+			  "limit bandwidth estimate p50 %.0f kB/s, block device wrote %.0f kB/s over %.1f s (avg_write_bandwidth p50 %.0f kB/s, %s)",
+			  bw, dev, secs, avg_bw,
+			  avg_bw >= dev / 2 ? "would pass" : "would fail");
+}
+
 /* The checks on the samples of one disk. */
 static int check_disk(const struct scenario *sc, struct disk *d)
 {
-	double dirty[SAMPLES], limit[SAMPLES], worst = 0;
+	double dirty[SAMPLES], limit[SAMPLES], bw[SAMPLES], avg_bw[SAMPLES], worst = 0;
 	int fed = 0, above = 0, unlimited = 0, above_share = 0, floor_high = 0, fails = 0;
 	const char *who = d->dir + 5;	/* "/mnt/" */
 	long long max_limit = 0, max_bw = 0;
@@ -420,6 +483,8 @@ static int check_disk(const struct scenario *sc, struct disk *d)
 		s->fed = fed_above_limit(d->s, i);
 		dirty[i] = s->dirty;
 		limit[i] = s->limit;
+		bw[i] = s->bw;
+		avg_bw[i] = s->avg_bw;
 		above += above_limit(d->s, i);
 		fed += s->fed > 1;
 		if (s->fed > worst)
@@ -436,6 +501,8 @@ static int check_disk(const struct scenario *sc, struct disk *d)
 	save_samples(sc, d);
 	pddt_sort(dirty, SAMPLES);
 	pddt_sort(limit, SAMPLES);
+	pddt_sort(bw, SAMPLES);
+	pddt_sort(avg_bw, SAMPLES);
 	printf("pddt: device_limit %s: %s dirty+writeback p50 %.0f kB, max %.0f kB; "
 	       "limit p50 %.0f kB; share (DirtyThresh) last %lld kB; "
 	       "WriteBandwidth last %lld kB/s\n",
@@ -462,6 +529,7 @@ static int check_disk(const struct scenario *sc, struct disk *d)
 					    sc->settled ? "under half" : "not under half", RETUNE_MAX_S,
 					    sc->limit_before, floor_high, SAMPLES, sc->retune_bps,
 					    max_limit, max_bw);
+			fails += estimate_check(sc, d, bw[SAMPLES / 2], avg_bw[SAMPLES / 2]);
 		}
 		snprintf(name, sizeof(name), "device_limit.%s.%s_held_at_limit", sc->name, who);
 		fails += held_check(name, fed, above, worst, dirty[SAMPLES - 1], "DirtyLimit");
@@ -575,6 +643,23 @@ static void settle(struct scenario *sc, const char *after, long long cap_kb, int
 		       sc->name, max_s, after, sc->unsettled);
 }
 
+/*
+ * Whether the retuned disk's block device wrote at least a quarter of its
+ * new rate over the window just sampled (WINDOWS); if not, say so.
+ */
+static int window_wrote(const struct scenario *sc)
+{
+	const struct disk *d = &sc->disk[0];
+	double secs = (SAMPLES - 1) * SAMPLE_MS / 1000.0;
+	long long kb = d->s[SAMPLES - 1].dev_kb - d->s[0].dev_kb;
+
+	if (kb * 1024 * 4 >= sc->retune_bps * secs)
+		return 1;
+	printf("pddt: device_limit %s: the block device of %s wrote %lld kB in %.1f s, under a quarter of %lld bytes/s: window taken again\n",
+	       sc->name, d->dir, kb, secs, sc->retune_bps);
+	return 0;
+}
+
 static int run(struct scenario *sc)
 {
 	struct disk *d, *end = sc->disk, *tr = &sc->disk[sc->traced];
@@ -631,22 +716,26 @@ static int run(struct scenario *sc)
 		settle(sc, "the bandwidth change", sc->limit_before / 2, RETUNE_MAX_S);
 	}
 
-	traced = !pddt_bdp_trace_start(tr->pid);
-	for (d = sc->disk; d < end; d++) {
-		if (!d->write)
-			continue;
-		d->st->max_write_ms = 0;
-		d->bytes0 = d->st->bytes;
+	for (int w = 1; ; w++) {
+		traced = !pddt_bdp_trace_start(tr->pid);
+		for (d = sc->disk; d < end; d++) {
+			if (!d->write)
+				continue;
+			d->st->max_write_ms = 0;
+			d->bytes0 = d->st->bytes;
+		}
+		t0 = pddt_now();
+		for (int i = 0; i < SAMPLES; i++) {
+			for (d = sc->disk; d < end; d++)
+				if (d->sample)
+					sample(d->dir, &d->s[i]);
+			usleep(SAMPLE_MS * 1000);
+		}
+		t = pddt_now() - t0;
+		pddt_bdp_trace_stop(tr->pid, &bdp);
+		if (!sc->retune || w == WINDOWS || window_wrote(sc))
+			break;
 	}
-	t0 = pddt_now();
-	for (int i = 0; i < SAMPLES; i++) {
-		for (d = sc->disk; d < end; d++)
-			if (d->sample)
-				sample(d->dir, &d->s[i]);
-		usleep(SAMPLE_MS * 1000);
-	}
-	t = pddt_now() - t0;
-	pddt_bdp_trace_stop(tr->pid, &bdp);
 	for (d = sc->disk; d < end; d++) {
 		if (!d->write)
 			continue;

@@ -16,7 +16,20 @@
  *    time it has banked, so the pauses are counted, not required); with
  *    it on, the streaming writer is held below its own cut limits and
  *    the restrained writer stays under its freerun ceiling: not one call
- *    throttles it, so none can pause it. The streaming writer's
+ *    throttles it, so none can pause it. The comparison needs the
+ *    contested state with the scale off: the streaming writer holding
+ *    Dirty + Writeback above the freerun ceiling as bursts start. Each
+ *    call of such a burst finds the domain past the ceiling unless the
+ *    disk drained it meanwhile, and one comes within 64 pages
+ *    (dirty_poll_interval() under a 48 MiB ceiling): with more than half
+ *    of the bursts starting there, not one throttled is a FAIL. ext4
+ *    journal stalls of seconds hold the streaming writer while the disk
+ *    drains the dirty pages (down to 10 MiB), so the state comes and goes:
+ *    5 of 15 bursts started above the ceiling in one run of each kernel,
+ *    throttled 8 times on base and 5 on debug, and once 0 on debug. A
+ *    stock run not throttled with at most half of its bursts contested
+ *    shows nothing either way: both checks SKIP, which only
+ *    tests/manifest/debug allows. The streaming writer's
  *    share tends to 1 (median at least 0.6), the restrained one's stays
  *    small: at most 1/3 and half the streaming writer's (medians of the
  *    shares read after each burst; read right after its own burst, its
@@ -53,6 +66,13 @@
 #define BURSTS		15
 #define BURST_KB	512
 #define BURST_GAP_MS	1000
+#define FREERUN_KB	((DIRTY_KB + BG_KB) / 2)	/* dirty_freerun_ceiling() */
+
+/*
+ * Whether the run with the scale off met the contested state, or was
+ * throttled without it (run_mode()).
+ */
+static int stock_contested;
 
 /* Set vm.dirty_task_scale; 0 or -errno. */
 static int write_scale(const char *val)
@@ -83,6 +103,7 @@ struct light_out {
 	double ms[BURSTS];	/* burst durations */
 	double ppm[BURSTS];	/* its share after each burst */
 	double heavy_ppm[BURSTS];	/* the streaming writer's, then */
+	double dirty_kb[BURSTS];	/* Dirty + Writeback as a burst starts */
 	int share_err;
 };
 
@@ -174,6 +195,7 @@ static void light_writer(const char *file, uint64_t seed, pid_t heavy,
 	for (int b = 0; b < BURSTS; b++) {
 		double t0 = pddt_now();
 
+		out->dirty_kb[b] = pddt_meminfo_kb("Dirty") + pddt_meminfo_kb("Writeback");
 		for (int i = 0; i < BURST_KB * 1024 / CHUNK; i++) {
 			pddt_pattern(buf, CHUNK, seed, off);
 			if (write(fd, buf, CHUNK) != CHUNK)
@@ -228,7 +250,7 @@ static int run_mode(const char *disk, int scale, double idle_ms)
 	struct share hs;
 	struct pddt_bdp_trace p;
 	pid_t heavy, light;
-	int fails = 0, st;
+	int fails = 0, st, contested = 0;
 	long long bad, dirty;
 	double t0, secs;
 	struct stat sb;
@@ -255,8 +277,8 @@ static int run_mode(const char *disk, int scale, double idle_ms)
 		dirty = pddt_meminfo_kb("Dirty") + pddt_meminfo_kb("Writeback");
 		if (read_share(heavy, &hs))
 			hs.ppm = 0;
-		if (scale ? hs.ppm >= 600000 && dirty < (DIRTY_KB + BG_KB) / 2 - (6 << 10)
-			  : dirty > (DIRTY_KB + BG_KB) / 2)
+		if (scale ? hs.ppm >= 600000 && dirty < FREERUN_KB - (6 << 10)
+			  : dirty > FREERUN_KB)
 			break;
 		if (pddt_now() - t0 > WARMUP_S + SETTLE_MAX_S)
 			break;
@@ -282,6 +304,10 @@ static int run_mode(const char *disk, int scale, double idle_ms)
 	snprintf(name, sizeof(name), "dirty_task_scale.%s.light_writer_ran", mode);
 	fails += pddt_check(name, WIFEXITED(st) && WEXITSTATUS(st) == 0,
 			    "restrained writer exit status %d", st);
+	printf("pddt: scale %d: each burst, Dirty+Writeback kB as it started / its ms:", scale);
+	for (int b = 0; b < BURSTS; b++)
+		printf(" %.0f/%.0f", out->dirty_kb[b], ms[b]);
+	printf("\n");
 	pddt_sort(ms, BURSTS);
 	pddt_sort(out->ppm, BURSTS);
 	pddt_sort(out->heavy_ppm, BURSTS);
@@ -293,11 +319,20 @@ static int run_mode(const char *disk, int scale, double idle_ms)
 	       ms[BURSTS - 1], p.events, p.paused, out->heavy_ppm[BURSTS / 2],
 	       out->heavy_ppm[BURSTS - 1], out->ppm[BURSTS / 2], out->ppm[BURSTS - 1], hs.ppm);
 
+	for (int b = 0; b < BURSTS; b++)
+		contested += out->dirty_kb[b] > FREERUN_KB;
 	if (scale) {
 		snprintf(name, sizeof(name), "dirty_task_scale.%s.light_writer_not_throttled", mode);
-		fails += pddt_check(name, p.events == 0,
-				    "balance_dirty_pages throttled it %ld times, %ld with a pause "
-				    "(p50 burst %.0f ms)", p.events, p.paused, ms[BURSTS / 2]);
+		if (!stock_contested)
+			pddt_result(name, PDDT_SKIP, "nothing to compare with: with the scale off "
+				    "the restrained writer did not meet the contested state "
+				    "(dirty_task_scale.off.light_writer_throttled); here it was "
+				    "throttled %ld times", p.events);
+		else
+			fails += pddt_check(name, p.events == 0,
+					    "balance_dirty_pages throttled it %ld times, %ld with a pause "
+					    "(p50 burst %.0f ms; %d of %d bursts started above the freerun "
+					    "ceiling)", p.events, p.paused, ms[BURSTS / 2], contested, BURSTS);
 		snprintf(name, sizeof(name), "dirty_task_scale.%s.heavy_share_near_one", mode);
 		fails += pddt_check(name, !out->share_err && out->heavy_ppm[BURSTS / 2] >= 600000,
 				    "streaming writer share p50 %.0f ppm over %d bursts",
@@ -309,9 +344,16 @@ static int run_mode(const char *disk, int scale, double idle_ms)
 				    out->ppm[BURSTS / 2], BURSTS, out->ppm[BURSTS - 1]);
 	} else {
 		snprintf(name, sizeof(name), "dirty_task_scale.%s.light_writer_throttled", mode);
-		fails += pddt_check(name, p.events > 0,
-				    "balance_dirty_pages throttled it %ld times, %ld with a pause "
-				    "(p50 burst %.0f ms)", p.events, p.paused, ms[BURSTS / 2]);
+		stock_contested = p.events > 0 || 2 * contested > BURSTS;
+		if (!stock_contested)
+			pddt_result(name, PDDT_SKIP, "not contested: %d of %d bursts started above the "
+				    "freerun ceiling of %d kB (throttled %ld times)", contested, BURSTS,
+				    FREERUN_KB, p.events);
+		else
+			fails += pddt_check(name, p.events > 0,
+					    "balance_dirty_pages throttled it %ld times, %ld with a pause "
+					    "(p50 burst %.0f ms; %d of %d bursts started above the freerun "
+					    "ceiling)", p.events, p.paused, ms[BURSTS / 2], contested, BURSTS);
 	}
 
 	sync();

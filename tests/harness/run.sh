@@ -31,12 +31,13 @@ done
 "$S/scan-log.sh" "$tmp/no-such.log" >/dev/null 2>&1
 expect scan.missing_log_is_an_error 1 $? "a missing log is not a clean one"
 
-# --- summary: the closing line and the exit status on canned results
+# --- summary: the closing line and the exit status on canned results (a
+# run's kernels judged against the run's own canned manifests)
 for d in "$here"/results/*/; do
 	n=$(basename "$d")
 	rm -rf "$tmp/r"
 	cp -r "$d" "$tmp/r"
-	"$S/summarize.sh" "$tmp/r" >"$tmp/sum" 2>&1
+	MANIFEST_DIR=$tmp/r/manifest PATCHES=series "$S/summarize.sh" "$tmp/r" >"$tmp/sum" 2>&1
 	rc=$?
 	want=$(cat "$d/expect")
 	got=$(tail -n 1 "$tmp/sum")
@@ -51,7 +52,7 @@ done
 # --- test report: each kernel's tests with their durations and outcomes
 rm -rf "$tmp/r"
 cp -r "$here/results/two-kernels" "$tmp/r"
-"$S/summarize.sh" "$tmp/r" >/dev/null 2>&1
+MANIFEST_DIR=$tmp/r/manifest PATCHES=series "$S/summarize.sh" "$tmp/r" >/dev/null 2>&1
 "$S/test-report.sh" "$tmp/r" >/dev/null 2>&1
 rc=$?
 for want in '| stress | 412 s | 1 | 0 | 0 | 0 |' '| faults | 171 s | 1 | 1 | 0 | 1 |' \
@@ -59,6 +60,88 @@ for want in '| stress | 412 s | 1 | 0 | 0 | 0 |' '| faults | 171 s | 1 | 1 | 0 |
 	grep -qxF -- "$want" "$tmp/r/report.md" 2>/dev/null || rc="$rc (no line '$want')"
 done
 expect report.test_tables 0 "$rc" "per-kernel tests, durations, every check in report.md"
+
+# --- the manifest (tests/manifest/base): a canned good boot of the base
+# kernel on the default options passes, and each thing missing from it is
+# a FAIL row
+mani() { # NAME EDIT-COMMAND ROW [TEXT...]: summarize a copy of the canned
+	# boot, edited; ROW: PASS or the FAIL row wanted; each TEXT must be
+	# in results.tsv
+	rm -rf "$tmp/m"
+	mkdir -p "$tmp/m"
+	cp -r "$here/manifest/base" "$tmp/m/base"
+	(cd "$tmp/m/base" && eval "$2")
+	PATCHES=series "$S/summarize.sh" "$tmp/m" >"$tmp/msum" 2>&1
+	rc=$?
+	failed=$(grep '^FAILED ' "$tmp/msum")
+	case $3 in
+	PASS) grep -q "	manifest	PASS	" "$tmp/m/results.tsv" && [ "$rc" = 0 ] && [ -z "$failed" ] ;;
+	*) [ "$rc" = 1 ] && [ "$failed" = "$(grep "^FAILED [a-z]*/manifest/$3: " "$tmp/msum")" ] &&
+		[ -n "$failed" ] ;;
+	esac
+	ok=$?
+	n=$1 want=$3
+	shift 3
+	for text; do
+		grep -qF "$text" "$tmp/m/results.tsv" || { ok=1 failed="${failed:-no '$text' in results.tsv}"; }
+	done
+	expect "manifest.$n" 0 $ok "wanted $want; summarize.sh exit $rc; ${failed:-$(tail -n 1 "$tmp/msum")}"
+}
+cpu_skip="sed -i 's/^stress.cpu_hotplug	PASS	.*/stress.cpu_hotplug	SKIP	one CPU: nothing to unplug/' guest/results.tsv"
+mani passes_a_complete_boot : PASS
+mani fails_a_missing_test "sed -i '/^removal/d' guest/results.tsv" manifest.test.removal
+mani fails_a_missing_bench_smoke_run "sed -i '/^bench_smoke.hotpath__mnt_ram.on	/d' guest/results.tsv" \
+	manifest.bench_smoke.hotpath__mnt_ram.on
+mani fails_a_missing_kunit_suite "sed -i '/^kunit.dirty_device_limit\\./d' kunit.tsv" \
+	manifest.kunit.dirty_device_limit
+mani fails_a_disallowed_skip "$cpu_skip" manifest.skip.stress.cpu_hotplug
+# a skip an option chosen by hand causes is allowed, and stays a SKIP row
+mani allows_the_skip_smp_1_causes "echo SMP=1 >>options.txt; $cpu_skip" PASS \
+	"base/guest	stress.cpu_hotplug	SKIP	" "by the options of this boot: stress.cpu_hotplug (when SMP=1)"
+mani allows_the_skip_disks_without_slow2_cause "echo 'DISKS=fast:100M slow:4M fast2:100M' >>options.txt;
+	printf 'device_limit\tSKIP\tscenario min_max_bytes: no disk at /mnt/slow2\n' >>guest/results.tsv" PASS \
+	"base/guest	device_limit	SKIP	"
+mani fails_a_series_test_skipped_on_the_patched_tree \
+	"printf 'dirty_task_scale\tSKIP\tno vm.dirty_task_scale: kernel without the series\n' >>guest/results.tsv" \
+	manifest.skip.dirty_task_scale
+# stock 6.12 (PATCHES=none): no series KUnit suites, the tests of its
+# sysctls and bench_smoke skip
+mani passes_a_stock_boot "echo PATCHES=none >>options.txt
+	sed -i '/^kunit.flex_proportions\\./d; /^kunit.dirty_device_limit\\./d' kunit.tsv
+	sed -i '/^bench_smoke\\./d; /^device_limit\\./d; /^dirty_task_scale\\./d' guest/results.tsv
+	for t in bench_smoke device_limit dirty_task_scale; do
+		printf '%s\tSKIP\tkernel without the series\n' \$t >>guest/results.tsv
+	done" PASS "0 bench_smoke runs, 3 KUnit suites"
+mani fails_a_stock_boot_without_the_list_suites "echo PATCHES=none >>options.txt
+	sed -i '/^kunit.flex_proportions\\./d; /^kunit.dirty_device_limit\\./d; /^kunit.hlist\\./d' kunit.tsv" \
+	manifest.kunit.hlist
+mani passes_a_lean_boot "cd .. && mv base lean" PASS
+mani fails_a_tests_pattern_matching_nothing "echo 'TESTS=bdi_counters nosuch*' >>options.txt" \
+	manifest.tests_pattern.nosuch_
+mani requires_only_the_selected_tests "echo 'TESTS=b*' >>options.txt; sed -i '/^[dfrs]/d' guest/results.tsv" PASS
+mani fails_a_boot_that_reported_nothing "rm guest/results.tsv kunit.tsv" manifest.nothing_ran
+mani fails_a_variant_without_manifest "cd .. && mv base nosuch" manifest.missing
+# every guest test named in every manifest (with what it includes): a new
+# test is required somewhere; every config variant has a manifest
+for f in "$TOP"/tests/manifest/*; do
+	inc=$(awk -v d="${f%/*}/" '$1 == "include" { print d $2 }' "$f")
+	miss=
+	for t in "$TOP"/guest/tests/*.c "$TOP"/guest/tests/*.sh; do
+		t=${t##*/}
+		t=${t%.*}
+		# shellcheck disable=SC2086
+		cat "$f" $inc | grep -q "^test $t\( \|$\)" || miss="$miss $t"
+	done
+	[ -z "$miss" ]
+	expect "manifest.$(basename "$f").names_every_test" 0 $? "not named:${miss:- none}"
+done
+miss=
+for c in "$TOP"/config/*.config; do
+	c=${c##*/}
+	[ -f "$TOP/tests/manifest/${c%.config}" ] || miss="$miss ${c%.config}"
+done
+[ -z "$miss" ]
+expect manifest.one_per_config_variant 0 $? "config variants without a manifest:${miss:- none}"
 
 # --- kmemleak reports: known leaks of stock 6.12 apart, any other one counts
 if make -s -C "$TOP/guest" OUT="$tmp/g" "$tmp/g/bin/pddt-kmemleak" >"$tmp/mkg" 2>&1; then
@@ -80,13 +163,21 @@ if . "$S/lib.sh" && [ -f "$(src_dir)/tools/testing/kunit/kunit.py" ]; then
 		"$S/kunit.sh" "$f" "$tmp/k-$n" >/dev/null 2>&1
 		rc=$?
 		case $n in
-		none) expect "kunit.$n" 1 $rc "a log without KTAP is an error" ;;
+		none)
+			grep -q '^kunit.parse	FAIL	' "$tmp/k-$n/kunit.tsv" || rc="$rc (no kunit.parse FAIL row)"
+			expect "kunit.$n" 1 "$rc" "a log without KTAP is an error and a FAIL row" ;;
 		crashed)
-			if [ $rc -eq 0 ] && grep -q '	FAIL	' "$tmp/k-$n/kunit.tsv"; then
-				res "kunit.$n" PASS "a crash inside a suite is a failed case"
+			if [ $rc -eq 1 ] && grep -q '^kunit.demo.	FAIL	' "$tmp/k-$n/kunit.tsv" &&
+				grep -q '^kunit.parse	FAIL	' "$tmp/k-$n/kunit.tsv"; then
+				res "kunit.$n" PASS "a crash inside a suite is a failed case and a parse error"
 			else
 				res "kunit.$n" FAIL "exit $rc; $(tr '\n\t' '; ' <"$tmp/k-$n/kunit.tsv")"
 			fi ;;
+		plan-unmet)
+			# every case read passed, but the plan named a second suite
+			grep -q '^kunit.parse	FAIL	.*missing expected subtest' "$tmp/k-$n/kunit.tsv" ||
+				rc="$rc (no kunit.parse FAIL row)"
+			expect "kunit.$n" 1 "$rc" "$(grep -v '	PASS	' "$tmp/k-$n/kunit.tsv" | tr '\t' ' ')" ;;
 		*)
 			if [ $rc -eq 0 ] && cmp -s "$tmp/k-$n/kunit.tsv" "$here/kunit/$n.expect"; then
 				res "kunit.$n" PASS "cases and statuses as expected"
@@ -98,6 +189,27 @@ if . "$S/lib.sh" && [ -f "$(src_dir)/tools/testing/kunit/kunit.py" ]; then
 else
 	res kunit.reader FAIL "no kernel tree: kunit.py parse cannot be tested"
 fi
+# kunit.sh's own errors are FAIL rows: no kunit.py, and a kunit.py parse
+# that exits non-zero (here 2) although every case it wrote passed
+mkdir -p "$tmp/k-err" "$tmp/fake/tools/testing/kunit"
+SRC_DIR=$tmp/no-tree "$S/kunit.sh" "$here/kunit/pass-fail.log" "$tmp/k-err" >/dev/null 2>&1
+rc=$?
+grep -q '^kunit.parse	FAIL	no .*kunit.py' "$tmp/k-err/kunit.tsv" || rc="$rc (no kunit.parse FAIL row)"
+expect kunit.no_tool_is_a_fail_row 1 "$rc" "$(tr '\t' ' ' <"$tmp/k-err/kunit.tsv")"
+cat >"$tmp/fake/tools/testing/kunit/kunit.py" <<'EOF2'
+import json, sys
+out = [a[len('--json='):] for a in sys.argv if a.startswith('--json=')][0]
+case = {"name": "ok", "status": "PASS"}
+json.dump({"name": "KUnit Test Group", "test_cases": [],
+           "sub_groups": [{"name": "demo", "sub_groups": [], "test_cases": [case]}]},
+          open(out, "w"))
+print("Traceback (most recent call last): ValueError")
+sys.exit(2)
+EOF2
+SRC_DIR=$tmp/fake "$S/kunit.sh" "$here/kunit/pass-fail.log" "$tmp/k-err" >/dev/null 2>&1
+rc=$?
+grep -q '^kunit.exit	FAIL	kunit.py parse exited 2 ' "$tmp/k-err/kunit.tsv" || rc="$rc (no kunit.exit FAIL row)"
+expect kunit.nonzero_exit_is_a_fail_row 1 "$rc" "$(grep -v '	PASS	' "$tmp/k-err/kunit.tsv" | tr '\t' ' ')"
 
 # --- bench report: medians over reps, ratios to off, aims met or not
 rm -rf "$tmp/b"
@@ -125,12 +237,14 @@ smoke() { # NAME WANT_RC EDIT-COMMAND: judge a copy of the canned run, edited
 	expect "bench_smoke.$1" "$2" "$rc" "$(grep -v '	PASS	' "$tmp/judged" | head -n 1)"
 }
 smoke judge_passes_a_good_run 0 :
-grep -c '	PASS	' "$tmp/judged" | grep -qx 5
-expect bench_smoke.judge_one_line_per_run 0 $? "$(wc -l <"$tmp/judged") lines for 5 runs"
+grep -c '	PASS	' "$tmp/judged" | grep -qx 6
+expect bench_smoke.judge_one_line_per_run 0 $? "$(wc -l <"$tmp/judged") lines for 6 runs"
 smoke judge_fails_a_failed_run 1 "printf 'heavy 4\ton\t1\texit 3\n' >failures.tsv"
 smoke judge_fails_bad_data 1 "sed -i '/on\t1\tloop_data_intact/s/\t1\tbool$/\t0\tbool/' summary.tsv"
 smoke judge_fails_a_writer_that_stopped 1 "sed -i '/fuse_writers_ran/s/\t1\tbool$/\t0\tbool/' summary.tsv"
 smoke judge_fails_a_run_without_figures 1 "sed -i '/^inter_device\toff/d' summary.tsv"
+smoke judge_fails_a_run_with_zero_checks 1 "sed -i '/^inter_device\toff\t1\t.*_data_intact/d' summary.tsv"
+smoke judge_fails_hotpath_without_its_figures 1 "sed -i '/^hotpath\ton\t1\tcpu_per_dirtied_page/d' summary.tsv"
 smoke judge_fails_no_runs 1 ": >runs.tsv"
 smoke judge_fails_no_summary 1 "rm summary.tsv"
 
