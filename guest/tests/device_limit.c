@@ -83,6 +83,7 @@
 #define RETUNE_MAX_S	90	/* and after a bandwidth change (6.12's estimate) */
 #define SAMPLES		48
 #define SAMPLE_MS	250
+#define WINDOW_SECS	((SAMPLES - 1) * SAMPLE_MS / 1000.0)	/* first to last sample */
 /*
  * After a bandwidth change the samples are judged against what the block
  * device wrote in them, so a window in which the host's device wrote under
@@ -432,6 +433,12 @@ static int held_check(const char *name, int fed, int above, double worst,
 			  fed, SAMPLES, what, DRAIN_MS, SLACK_KB, above, worst, max_dirty);
 }
 
+/* What the block device of @d wrote over the samples, in kB. */
+static long long window_dev_kb(const struct disk *d)
+{
+	return d->s[SAMPLES - 1].dev_kb - d->s[0].dev_kb;
+}
+
 /*
  * After the disk slowed down, the estimate its limit is built on (median
  * @bw of the samples) has not collapsed: it is at least half of what the
@@ -455,8 +462,8 @@ static int held_check(const char *name, int fed, int above, double worst,
 static int estimate_check(const struct scenario *sc, const struct disk *d,
 			  double bw, double avg_bw)
 {
-	double secs = (SAMPLES - 1) * SAMPLE_MS / 1000.0;
-	double dev = (d->s[SAMPLES - 1].dev_kb - d->s[0].dev_kb) / secs;
+	double secs = WINDOW_SECS;
+	double dev = window_dev_kb(d) / secs;
 	char name[96];
 
 	snprintf(name, sizeof(name), "device_limit.%s.%s_estimate_not_collapsed",
@@ -650,8 +657,8 @@ static void settle(struct scenario *sc, const char *after, long long cap_kb, int
 static int window_wrote(const struct scenario *sc)
 {
 	const struct disk *d = &sc->disk[0];
-	double secs = (SAMPLES - 1) * SAMPLE_MS / 1000.0;
-	long long kb = d->s[SAMPLES - 1].dev_kb - d->s[0].dev_kb;
+	double secs = WINDOW_SECS;
+	long long kb = window_dev_kb(d);
 
 	if (kb * 1024 * 4 >= sc->retune_bps * secs)
 		return 1;

@@ -243,7 +243,7 @@ static double idle_p50(const char *disk)
 
 static int run_mode(const char *disk, int scale, double idle_ms)
 {
-	char heavy_f[128], light_f[128], name[96];
+	char heavy_f[128], light_f[128], name[96], throttled[160];
 	struct light_out *out = pddt_shared(sizeof(*out));
 	double *ms = out->ms;
 	const char *mode = scale ? "on" : "off";
@@ -321,6 +321,9 @@ static int run_mode(const char *disk, int scale, double idle_ms)
 
 	for (int b = 0; b < BURSTS; b++)
 		contested += out->dirty_kb[b] > FREERUN_KB;
+	snprintf(throttled, sizeof(throttled), "balance_dirty_pages throttled it %ld times, "
+		 "%ld with a pause (p50 burst %.0f ms; %d of %d bursts started above the freerun "
+		 "ceiling)", p.events, p.paused, ms[BURSTS / 2], contested, BURSTS);
 	if (scale) {
 		snprintf(name, sizeof(name), "dirty_task_scale.%s.light_writer_not_throttled", mode);
 		if (!stock_contested)
@@ -329,10 +332,7 @@ static int run_mode(const char *disk, int scale, double idle_ms)
 				    "(dirty_task_scale.off.light_writer_throttled); here it was "
 				    "throttled %ld times", p.events);
 		else
-			fails += pddt_check(name, p.events == 0,
-					    "balance_dirty_pages throttled it %ld times, %ld with a pause "
-					    "(p50 burst %.0f ms; %d of %d bursts started above the freerun "
-					    "ceiling)", p.events, p.paused, ms[BURSTS / 2], contested, BURSTS);
+			fails += pddt_check(name, p.events == 0, "%s", throttled);
 		snprintf(name, sizeof(name), "dirty_task_scale.%s.heavy_share_near_one", mode);
 		fails += pddt_check(name, !out->share_err && out->heavy_ppm[BURSTS / 2] >= 600000,
 				    "streaming writer share p50 %.0f ppm over %d bursts",
@@ -350,10 +350,7 @@ static int run_mode(const char *disk, int scale, double idle_ms)
 				    "freerun ceiling of %d kB (throttled %ld times)", contested, BURSTS,
 				    FREERUN_KB, p.events);
 		else
-			fails += pddt_check(name, p.events > 0,
-					    "balance_dirty_pages throttled it %ld times, %ld with a pause "
-					    "(p50 burst %.0f ms; %d of %d bursts started above the freerun "
-					    "ceiling)", p.events, p.paused, ms[BURSTS / 2], contested, BURSTS);
+			fails += pddt_check(name, p.events > 0, "%s", throttled);
 	}
 
 	sync();
