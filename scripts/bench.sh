@@ -65,5 +65,6 @@ cp "$out"/guest/bench/* "$out/"
 "$TOP/scripts/struct-size.sh" task_struct kernel/fork.c >"$out/task_struct.tsv" 2>"$out/task_struct.err" ||
 	note "task_struct size not measured: $(cat "$out/task_struct.err")"
 
+run_manifest "$out" "$CONFIG"
 step "report" "$TOP/scripts/report.sh" "$out" || exit 1
 note "bench took $(($(date +%s) - t0)) s; report: $out/report.md"

@@ -91,3 +91,32 @@ check_run_vars() {
 	# shellcheck disable=SC2086
 	"$TOP/scripts/disks.sh" check ${DISKS:-$DEFAULT_DISKS} >/dev/null || exit 1
 }
+
+# run_manifest DIR CONFIG...: what made the run in DIR, in DIR/run-manifest.tsv:
+# the target and the variables it was given, git describe, a hash of the
+# series (patches/series and its files, in order), the source package, a
+# hash of each kernel's .config, QEMU's version.
+run_manifest() {
+	_dir=$1
+	shift
+	{
+		_t=${0##*/}
+		printf 'target\tmake %s\n' "${_t%.sh}"
+		for _v in PATCHES CONFIG DISKS TESTS TIMEOUT MEM SMP QUICK FIO CMD APPEND; do
+			eval "_x=\${$_v:-}"
+			[ -z "$_x" ] || printf 'var %s\t%s\n' "$_v" "$_x"
+		done
+		printf 'git\t%s\n' "$(git -C "$TOP" describe --always --dirty 2>/dev/null || echo 'not a git checkout')"
+		printf 'series\t%s\n' "$( (cd "$PATCH_DIR" && series_files | while read -r _p; do
+			sha256sum "$_p"
+		done) | sha256sum | cut -c1-16) ($(series_files | grep -c .) patches, PATCHES=$PATCHES)"
+		printf 'source\t%s %s\n' "$KSRC_PKG" "$(ksrc_version)"
+		for _c in "$@"; do
+			_f=$BUILD/obj/$(tree_name)-$_c/.config
+			if [ -f "$_f" ]; then _h=$(sha256sum "$_f" | cut -c1-16); else _h="none ($_f)"; fi
+			printf 'config %s\t%s\n' "$_c" "$_h"
+		done
+		printf 'qemu\t%s\n' "$(qemu-system-x86_64 --version 2>/dev/null | head -n 1)"
+		printf 'host\t%s CPUs, %s\n' "$(nproc)" "$(uname -r)"
+	} >"$_dir/run-manifest.tsv"
+}

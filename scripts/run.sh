@@ -16,6 +16,7 @@ if [ -z "$cmd" ]; then
 fi
 "$TOP/scripts/qemu.sh" cmd "$out" "$cmd"
 rc=$?
+[ -d "$out" ] && run_manifest "$out" "$CONFIG"
 [ "$rc" -eq 0 ] || exit "$rc"
 note "serial log and results: $out"
 exit "$(cat "$out/guest/cmd.rc" 2>/dev/null || echo 1)"

@@ -26,6 +26,12 @@ md_table() {
 	awk -F'\t' '{ n[$3]++ }
 		END { printf "\nAll checks: %d passed, %d failed, %d skipped.\n", n["PASS"], n["FAIL"], n["SKIP"] }' \
 		"$out/results.tsv"
+	if [ -s "$out/run-manifest.tsv" ]; then
+		echo
+		echo "## The run"
+		echo
+		md_table "| what | |" <"$out/run-manifest.tsv"
+	fi
 	for dir in "$out"/*/; do
 		[ -f "$dir/serial.log" ] || continue
 		k=$(basename "$dir")

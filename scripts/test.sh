@@ -40,6 +40,8 @@ fail() { res FAIL "$@"; }
 # The summary's last line, "N passed, M failed", is the run's last line.
 finish() {
 	note "total $(($(date +%s) - t0)) s"
+	# shellcheck disable=SC2086
+	run_manifest "$out" $plan
 	"$TOP/scripts/summarize.sh" "$out" >"$out/summary.txt" 2>&1
 	rc=$?
 	"$TOP/scripts/test-report.sh" "$out" || note "no report.md"
