@@ -46,11 +46,12 @@
  *    collapse: it stays above half of what the block device writes
  *    (estimate_check()). In every scenario all writers run until
  *    stopped (none is OOM-killed or hangs) and every file is read back
- *    intact after sync and drop_caches. balance_dirty_pages never pauses
- *    the first writer (traced) for longer than MAX_PAUSE at a time, and
- *    with the limits on it does pause it (off, stock 6.12 may leave it to
- *    wait in ext4 for the whole window: 0 of 18 calls paused in one CI
- *    run); in bandwidth the slow disk's writer is traced: the fast disk's
+ *    intact after sync and drop_caches. With the limits on,
+ *    balance_dirty_pages pauses the first writer (traced), and no call
+ *    holds it longer than one pause of at most MAX_PAUSE (the time across
+ *    a call's pauses, which the tracepoint does not clamp); stock held it
+ *    no longer on these queues, so that is a no-regression check. In
+ *    bandwidth the slow disk's writer is traced: the fast disk's
  *    may spend the whole window in ext4, waiting for the tens of MB its
  *    disk holds to be written at 1 MiB/s, and never call
  *    balance_dirty_pages.
@@ -111,6 +112,12 @@
 #define MAX_PAUSE_MS	200	/* MAX_PAUSE in mm/page-writeback.c: HZ / 5 */
 /* CONFIG_HZ of the kernels built here (config/base.config: HZ_250) */
 #define BDP_HZ		250
+/*
+ * What a call spends before its pause, as the tracepoint counts it: whole
+ * jiffies (paused), so up to one for the rounding, one for the limits'
+ * arithmetic and one for a preemption by the other writer on 2 vCPUs.
+ */
+#define CALL_SLACK_MS	(3 * 1000 / BDP_HZ)
 #define MAX_PAUSE_JIFFIES	(BDP_HZ / 5)
 /* wb_max_pause(): roundup_pow_of_two(1 + HZ / 8), pages per jiffy */
 #define BDP_HZ_ROUND	32
@@ -764,11 +771,25 @@ static int run(struct scenario *sc)
 
 	snprintf(name, sizeof(name), "device_limit.%s.writers_ran", sc->name);
 	fails += pddt_check(name, ran, "all %d streaming writers ran until stopped", nw);
-	snprintf(name, sizeof(name), "device_limit.%s.pause_bounded", sc->name);
-	fails += pddt_check(name, traced && (bdp.paused > 0 || !sc->ms) &&
-			    bdp.max_pause_ms <= MAX_PAUSE_MS,
-			    "%ld of %ld balance_dirty_pages calls paused the writer on %s, the longest for %ld ms",
-			    bdp.paused, bdp.events, tr->dir, bdp.max_pause_ms);
+	/*
+	 * The time one balance_dirty_pages() call held the writer, across its
+	 * pauses (the tracepoint's paused + pause: not clamped). The call
+	 * pauses again only while its task_ratelimit is 0; with the device
+	 * limit, pos_ratio has a floor above 0, so a call pauses once, for at
+	 * most MAX_PAUSE_MS, after the work before it (CALL_SLACK_MS). Stock
+	 * held this writer no longer here (off: one pause per call on these
+	 * queues), so the check guards against a regression; it needs a pause
+	 * to judge.
+	 */
+	if (sc->ms) {
+		snprintf(name, sizeof(name), "device_limit.%s.one_call_within_max_pause_no_regression",
+			 sc->name);
+		fails += pddt_check(name, traced && bdp.paused > 0 &&
+				    bdp.max_wait_ms <= MAX_PAUSE_MS + CALL_SLACK_MS,
+				    "%ld of %ld balance_dirty_pages calls paused the writer on %s; the longest call held it %ld ms (longest pause %ld ms, bound %d ms)",
+				    bdp.paused, bdp.events, tr->dir, bdp.max_wait_ms,
+				    bdp.max_pause_ms, MAX_PAUSE_MS + CALL_SLACK_MS);
+	}
 	for (d = sc->disk; d < end; d++)
 		if (d->sample)
 			fails += check_disk(sc, d);
