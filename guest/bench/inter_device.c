@@ -18,8 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define FAST_F	"/mnt/fast/inter_device.dat"
-#define SLOW_F	"/mnt/slow/inter_device.dat"
+#define FILE_NAME	"inter_device.dat"
 #define WRAP	(512ULL << 20)
 
 /* The rate of @st over @secs seconds from now, in MiB/s. */
@@ -39,27 +38,30 @@ int main(int argc, char **argv)
 	enum { MAXS = 256 };
 	double sd[MAXS], sth[MAXS], sl[MAXS], fd[MAXS], x;
 	uint64_t slow0, fast0;
+	char fast_f[256], slow_f[256];
 	struct bench b;
 	pid_t pf, ps;
 	FILE *csv;
 	int n = 0;
 
 	bench_init(&b, "inter_device", argc, argv);
+	pddt_disk_path("fast", FILE_NAME, fast_f, sizeof(fast_f));
+	pddt_disk_path("slow", FILE_NAME, slow_f, sizeof(slow_f));
 	/* the slow disk's limit settles once its bandwidth is measured */
 	warm = bench_len(&b, 10, 8);
 	secs = bench_len(&b, 8, 5);
 	/* alone, the fast writer is steady within a second or two */
 	solo_s = bench_len(&b, 6, 5);
 
-	pf = pddt_stream_start(FAST_F, 0xbe7c, WRAP, 1 << 20, &st[1]);
+	pf = pddt_stream_start(fast_f, 0xbe7c, WRAP, 1 << 20, &st[1]);
 	sleep(2);
 	solo = rate(&st[1], solo_s);
 	pddt_stream_stop(pf);
 	sync();
 
-	ps = pddt_stream_start(SLOW_F, 0xbe7c, WRAP, 64 << 10, &st[0]);
+	ps = pddt_stream_start(slow_f, 0xbe7c, WRAP, 64 << 10, &st[0]);
 	sleep(warm);
-	pf = pddt_stream_start(FAST_F, 0xbe7c, WRAP, 1 << 20, &st[1]);
+	pf = pddt_stream_start(fast_f, 0xbe7c, WRAP, 1 << 20, &st[1]);
 	sleep(3);
 	csv = bench_csv(&b, "dirty", "t,disk,dirty_kb,thresh_kb,limit_kb,bw_kbps");
 	st[0].max_write_ms = 0;
@@ -101,10 +103,10 @@ int main(int argc, char **argv)
 	bench_metric(&b, "slow_limit_p50", bench_percentile(sl, n, 50), "kB");
 	bench_metric(&b, "fast_dirty_p50", bench_percentile(fd, n, 50), "kB");
 
-	bench_verify(&b, "fast", FAST_F, 0xbe7c);
-	bench_verify(&b, "slow", SLOW_F, 0xbe7c);
-	unlink(FAST_F);
-	unlink(SLOW_F);
+	bench_verify(&b, "fast", fast_f, 0xbe7c);
+	bench_verify(&b, "slow", slow_f, 0xbe7c);
+	unlink(fast_f);
+	unlink(slow_f);
 	sync();
 	return 0;
 }

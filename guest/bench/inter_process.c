@@ -18,7 +18,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define DIR	"/mnt/slow"
 #define MAXB	1024
 
 struct writer {
@@ -44,10 +43,11 @@ static void restrained(const struct writer *w, double secs, struct lat *out)
 	enum { CHUNK = 64 << 10 };
 	static unsigned char buf[CHUNK];
 	double start, next;
-	char file[96];
+	char name[32], file[256];
 	int fd;
 
-	snprintf(file, sizeof(file), DIR "/%s.dat", w->name);
+	snprintf(name, sizeof(name), "%s.dat", w->name);
+	pddt_disk_path("slow", name, file, sizeof(file));
 	fd = open(file, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	if (fd < 0)
 		_exit(2);
@@ -111,11 +111,13 @@ int main(int argc, char **argv)
 	struct lat *busy = pddt_shared(NW * sizeof(*busy));
 	struct pddt_stream *st = pddt_shared(sizeof(*st));
 	double idle_s, secs, warm, t0, bytes0, rate;
+	char stream_f[256];
 	struct bench b;
 	FILE *csv;
 	pid_t heavy;
 
 	bench_init(&b, "inter_process", argc, argv);
+	pddt_disk_path("slow", "streaming.dat", stream_f, sizeof(stream_f));
 	/* idle latencies are steady; beside the stream, stalls of seconds */
 	idle_s = bench_len(&b, 8, 6);
 	secs = bench_len(&b, 12, 6);
@@ -125,7 +127,7 @@ int main(int argc, char **argv)
 	sync();
 	heavy = fork();
 	if (!heavy)
-		pddt_stream_writer(DIR "/streaming.dat", 0x57ea, 0, 1 << 20, st);
+		pddt_stream_writer(stream_f, 0x57ea, 0, 1 << 20, st);
 	sleep(warm);
 	bytes0 = st->bytes;
 	t0 = pddt_now();
@@ -133,8 +135,8 @@ int main(int argc, char **argv)
 	rate = (st->bytes - bytes0) / (pddt_now() - t0) / (1 << 20);
 	kill(heavy, SIGTERM);
 	waitpid(heavy, NULL, 0);
-	bench_verify(&b, "streaming", DIR "/streaming.dat", 0x57ea);
-	unlink(DIR "/streaming.dat");
+	bench_verify(&b, "streaming", stream_f, 0x57ea);
+	unlink(stream_f);
 
 	csv = bench_csv(&b, "latency", "phase,writer,ms");
 	for (int i = 0; i < NW; i++) {

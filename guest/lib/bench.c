@@ -118,9 +118,9 @@ void bench_sample_disk(FILE *csv, const struct bench *b, double t, const char *n
 		       struct bench_disk *d)
 {
 	struct bdi_stats s;
-	char mnt[64];
+	char mnt[256];
 
-	snprintf(mnt, sizeof(mnt), "/mnt/%s", name);
+	pddt_disk_path(name, ".", mnt, sizeof(mnt));
 	if (bdi_stats_read(mnt, &s))
 		pddt_die("no bdi stats for %s", mnt);
 	d->dirty = bdi_stat(&s, "BdiReclaimable") + bdi_stat(&s, "BdiWriteback");

@@ -51,7 +51,7 @@ struct bench_disk {
 	double dirty, thresh, limit, bw;
 };
 /*
- * Sample disk @name (mounted at /mnt/@name) into @d, and append it to @csv
+ * Sample disk @name (its directory: pddt_disk_path()) into @d, and append it to @csv
  * as "mode,rep,@t,name,dirty_kb,thresh_kb,limit_kb,bw_kbps"; dies if the
  * disk has no bdi stats.
  */

@@ -183,13 +183,24 @@ int pddt_check_int_sysctl(const char *prefix, const char *path,
 
 int bdi_dir_of(const char *path, char *dir, size_t size)
 {
+	char sys[96], dev[32];
 	struct stat st;
+	unsigned int maj, min;
 
 	if (stat(path, &st))
 		return -1;
-	snprintf(dir, size, "/sys/kernel/debug/bdi/%u:%u", major(st.st_dev),
-		 minor(st.st_dev));
-	return 0;
+	maj = major(st.st_dev);
+	min = minor(st.st_dev);
+	/* a partition's bdi is its disk's: /sys/dev/block/M:m/../dev */
+	snprintf(sys, sizeof(sys), "/sys/dev/block/%u:%u/partition", maj, min);
+	if (!access(sys, F_OK)) {
+		snprintf(sys, sizeof(sys), "/sys/dev/block/%u:%u/../dev", maj, min);
+		if (pddt_read_file(sys, dev, sizeof(dev)) <= 0 ||
+		    sscanf(dev, "%u:%u", &maj, &min) != 2)
+			return -1;
+	}
+	snprintf(dir, size, "/sys/kernel/debug/bdi/%u:%u", maj, min);
+	return access(dir, F_OK) ? -1 : 0;
 }
 
 /* Parse "Key: value" lines up to a blank line (or the end) into @s. */
@@ -556,6 +567,19 @@ long long pddt_disk_bps(const char *name)
 			p++;
 	}
 	return -1;
+}
+
+void pddt_disk_path(const char *name, const char *file, char *out, size_t size)
+{
+	char var[64];
+	const char *dir;
+
+	snprintf(var, sizeof(var), "PDDT_DIR_%s", name);
+	dir = getenv(var);
+	if (dir && *dir)
+		snprintf(out, size, "%s/%s", dir, file);
+	else
+		snprintf(out, size, "/mnt/%s/%s", name, file);
 }
 
 int pddt_loop_setup(const char *img, long long size, const char *mnt,

@@ -66,7 +66,10 @@ struct bdi_stats {
 	long long val[BDI_MAX_KEYS];	/* as printed: kB for sizes */
 };
 
-/* The debugfs stats directory of the bdi that holds @path. */
+/*
+ * The debugfs stats directory of the bdi that holds @path: its block
+ * device's, or for a partition the whole disk's; -1 if there is none.
+ */
 int bdi_dir_of(const char *path, char *dir, size_t size);
 /* Snapshot the stats of the bdi that holds @path; 0 or -1. */
 int bdi_stats_read(const char *path, struct bdi_stats *s);
@@ -196,5 +199,10 @@ void pddt_fuse_teardown(const char *lower, const char *mnt, pid_t pid);
 void pddt_host_throttle(const char *name, long long bps);
 /* Disk @name's write bandwidth at boot (PDDT_BPS), bytes/s, or -1. */
 long long pddt_disk_bps(const char *name);
+/*
+ * @file in the directory of disk @name into @out: $PDDT_DIR_<name> if set
+ * (the field kit: a directory on a tester's disk), else /mnt/<name>.
+ */
+void pddt_disk_path(const char *name, const char *file, char *out, size_t size);
 
 #endif
