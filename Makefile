@@ -32,6 +32,8 @@ help:
 	@echo '  make run         boot with the disks and a shell on the serial console'
 	@echo "  make run CMD='…' run one command in the guest, then power off"
 	@echo '  make selftest    only the harness self-tests (canned logs, bad input)'
+	@echo '  make fieldkit    build/fieldkit/pddt-field.tar.gz: the scenarios for'
+	@echo '                   testers with real disks (field/README.md)'
 	@echo '  make check-series  checkpatch --strict, every prefix builds, no new'
 	@echo '                   W=1/sparse warnings (slow: builds each prefix)'
 	@echo '  make bench       the bench: scenarios off vs on in one boot, 3 reps;'
@@ -71,6 +73,9 @@ selftest:
 
 bench:
 	@$(S)/bench.sh
+
+fieldkit:
+	@$(S)/deps.sh test && $(S)/fieldkit.sh
 
 clean:
 	rm -rf build

@@ -59,6 +59,8 @@ done
 	note "kernel splat in the serial log: see $out/splats.txt"
 [ -f "$out/guest/bench/summary.tsv" ] || die "the guest wrote no bench/summary.tsv"
 cp "$out"/guest/bench/* "$out/"
+printf "machine\tQEMU TCG (-cpu max, no KVM), %s vCPUs; disk bandwidth is QEMU's write throttling\n" \
+	"${SMP:-2}" >>"$out/conditions.tsv"
 "$TOP/scripts/fio.sh" summary "$out" || exit 1
 
 # What the series adds to every task: struct task_struct, from the build.

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Build the guest programs (guest/Makefile) and the base initramfs:
-# busybox-static, guest/init, /tests and /bin tools. Prints its path.
+# busybox-static, guest/init, /tests, /bench, /bin tools and the field
+# kit at /fieldkit. Prints its path.
 # The per-boot job (what to run) is a second cpio appended by qemu.sh.
 . "$(dirname "$0")/lib.sh"
 
@@ -15,6 +16,10 @@ make -C "$TOP/guest" OUT="$out" >"$log" 2>&1 || {
 	die "guest programs failed to build (log: $log)"
 }
 
+# the field kit as a tester unpacks it, at /fieldkit (make test runs it)
+"$TOP/scripts/fieldkit.sh" >/dev/null || die "the field kit failed to build"
+kit=$BUILD/fieldkit/pddt-field
+
 # gen_init_cpio from the kernel source: no root needed for device nodes.
 gen=$out/gen_init_cpio
 src=$(ls -d "$BUILD"/src/*/usr/gen_init_cpio.c 2>/dev/null | head -n 1)
@@ -23,7 +28,8 @@ src=$(ls -d "$BUILD"/src/*/usr/gen_init_cpio.c 2>/dev/null | head -n 1)
 
 list=$out/initramfs.list
 {
-	for d in /bench /bin /dev /etc /etc/pddt /mnt /proc /results /run /sys /tests /tmp /usr /usr/bin; do
+	for d in /bench /bin /dev /etc /etc/pddt /fieldkit /fieldkit/bin /mnt /proc /results /run /sys \
+		/tests /tmp /usr /usr/bin; do
 		echo "dir $d 0755 0 0"
 	done
 	echo "nod /dev/console 0600 0 0 c 5 1"
@@ -39,6 +45,9 @@ list=$out/initramfs.list
 	done
 	for f in "$out"/bench/*; do
 		[ -f "$f" ] && echo "file /bench/${f##*/} $f 0755 0 0"
+	done
+	for f in "$kit"/* "$kit"/bin/*; do
+		[ -f "$f" ] && echo "file /fieldkit/${f#"$kit"/} $f 0755 0 0"
 	done
 } >"$list"
 "$gen" "$list" >"$out/initramfs.cpio.tmp" || die "gen_init_cpio failed"

@@ -82,6 +82,12 @@ series_files() {
 	sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' "$PATCH_DIR/series"
 }
 
+# A short hash of the series: each file of patches/series, in order.
+series_hash() {
+	(cd "$PATCH_DIR" && series_files | while read -r _p; do sha256sum "$_p"; done) |
+		sha256sum | cut -c1-16
+}
+
 # Check the variables of a boot (make test, make run) before any work.
 check_run_vars() {
 	case ${TIMEOUT:-1800} in '' | *[!0-9]* | 0) die "TIMEOUT='$TIMEOUT': seconds (> 0) expected" ;; esac
@@ -107,9 +113,8 @@ run_manifest() {
 			[ -z "$_x" ] || printf 'var %s\t%s\n' "$_v" "$_x"
 		done
 		printf 'git\t%s\n' "$(git -C "$TOP" describe --always --dirty 2>/dev/null || echo 'not a git checkout')"
-		printf 'series\t%s\n' "$( (cd "$PATCH_DIR" && series_files | while read -r _p; do
-			sha256sum "$_p"
-		done) | sha256sum | cut -c1-16) ($(series_files | grep -c .) patches, PATCHES=$PATCHES)"
+		printf 'series\t%s (%s patches, PATCHES=%s)\n' "$(series_hash)" \
+			"$(series_files | grep -c .)" "$PATCHES"
 		printf 'source\t%s %s\n' "$KSRC_PKG" "$(ksrc_version)"
 		for _c in "$@"; do
 			_f=$BUILD/obj/$(tree_name)-$_c/.config

@@ -66,6 +66,8 @@ tracked() {
 	echo "| figure | stock (off) | measured | aim | |"
 	echo "|---|---:|---:|---|---|"
 	grep -v '^#' "$AIMS" | while IFS='	' read -r label sc me mo op b dm; do
+		# a scenario this run did not run has no row
+		cut -f1 "$run/summary.tsv" | grep -qxF "$sc" || continue
 		awk -F'\t' -v l="$label" -v sc="$sc" -v me="$me" -v mo="$mo" -v op="$op" -v b="$b" \
 			-v dm="$dm" "$MEDIAN"'
 		$1 == sc && $4 == me { V[$2, $3] = $5; R[$3] = 1 }
@@ -195,8 +197,7 @@ fi
 	echo
 	echo "Every figure is the median over the repetitions of this run, measured in"
 	echo "one boot, the modes interleaved. Ratios are against mode off (stock 6.12"
-	echo "behaviour) of the same run. QEMU TCG (-cpu max, no KVM); disk bandwidth"
-	echo "is QEMU's write throttling."
+	echo "behaviour) of the same run. Where it ran: the conditions below."
 	echo
 	echo "## Conditions"
 	echo

@@ -2,13 +2,16 @@
 # /bench/judge DIR: judge a bench run for make test (bench_smoke), from
 # DIR/runs.tsv (rep, scenario, argument, mode), DIR/failures.tsv (label,
 # mode, rep, why) and DIR/summary.tsv (scenario, mode, rep, metric, value,
-# unit). One line per run: bench_smoke.<label>.<mode>, PASS or FAIL, and
+# unit). One line per run: PREFIX.<label>.<mode> (PREFIX: $PDDT_JUDGE, or
+# bench_smoke), with .rREP after the mode for repetitions after the
+# first, PASS or FAIL, and
 # why, tab-separated. A run passes if it did not fail, reported figures,
 # each of its *_data_intact, *_writers_ran and objects_intact is 1, each
 # figure its scenario must report (must_report) is there and above 0, and
 # it had at least one such check: a run judged on nothing fails. Exit 1 if
 # a run failed or there were none. Timing is not judged.
 dir=${1:?usage: judge DIR}
+prefix=${PDDT_JUDGE:-bench_smoke}
 
 # must_report SCENARIO: the figures a scenario must report, each above 0:
 # what the judge checks where there is nothing to read back. hotpath
@@ -19,7 +22,7 @@ must_report() {
 	esac
 }
 [ -s "$dir/runs.tsv" ] || {
-	printf 'bench_smoke.runs\tFAIL\tno runs in %s/runs.tsv\n' "$dir"
+	printf '%s.runs\tFAIL\tno runs in %s/runs.tsv\n' "$prefix" "$dir"
 	exit 1
 }
 fails=0
@@ -51,8 +54,10 @@ while IFS='	' read -r rep sc arg mode; do
 			else printf "PASS\t%d figures; %d checks: %d read-back and progress, all 1; %d required figures, all above 0", n, c + m, c, m
 		}' "$dir/failures.tsv" "$dir/summary.tsv" 2>/dev/null)
 	[ -n "$verdict" ] || verdict="FAIL	no failures.tsv or summary.tsv"
-	printf 'bench_smoke.%s.%s\t%s\n' "$(printf %s "$label" | tr -c 'A-Za-z0-9_' '_')" \
-		"$mode" "$verdict"
+	r=
+	[ "$rep" = 1 ] || r=.r$rep
+	printf '%s.%s.%s%s\t%s\n' "$prefix" "$(printf %s "$label" | tr -c 'A-Za-z0-9_' '_')" \
+		"$mode" "$r" "$verdict"
 	[ "${verdict%%	*}" = PASS ] || fails=$((fails + 1))
 done <"$dir/runs.tsv"
 [ "$fails" -eq 0 ]

@@ -303,6 +303,35 @@ grep -q "^error: PROGRESS_S='x'" "$tmp/kb/err" || rc="$rc (no message)"
 [ -e "$tmp/kb/made" ] && rc="$rc (make ran)"
 expect build.rejects_bad_progress 1 "$rc" "$(head -n 1 "$tmp/kb/err")"
 
+# --- the field kit refuses before it changes anything: a user who is not
+# root, and this host's kernel, which lacks the series (were it to have
+# it, the check could not run here: a FAIL row says so)
+K=$TOP/field/pddt-field
+mkdir -p "$tmp/fk/a" "$tmp/fk/b"
+fk() { # NAME TEXT CMD...: exit 1 with TEXT, no output directory
+	n=$1 t=$2
+	shift 2
+	"$@" --fast "$tmp/fk/a" --slow "$tmp/fk/b" --out "$tmp/fk/out-$n" >"$tmp/fk/msg" 2>&1
+	rc=$?
+	grep -q -- "$t" "$tmp/fk/msg" || rc="$rc (no '$t')"
+	[ -e "$tmp/fk/out-$n" ] && rc="$rc (output created)"
+	expect "fieldkit.$n" 1 "$rc" "$(head -n 1 "$tmp/fk/msg")"
+}
+if command -v setpriv >/dev/null 2>&1; then
+	fk refuses_non_root "must run as root" setpriv --reuid=65534 --regid=65534 --clear-groups "$K"
+else
+	expect fieldkit.refuses_non_root 0 1 "no setpriv (util-linux) to run it as another user"
+fi
+if [ -e /proc/sys/vm/dirty_task_scale ]; then
+	expect fieldkit.refuses_a_kernel_without_the_series 0 1 "this host's kernel has the series: not checked here"
+else
+	fk refuses_a_kernel_without_the_series "lacks the per-device dirty throttling series" "$K"
+fi
+"$K" --fast "$tmp/fk/a" >"$tmp/fk/msg" 2>&1
+rc=$?
+grep -q "^usage: pddt-field" "$tmp/fk/msg" || rc="$rc (no usage)"
+expect fieldkit.usage_on_bad_arguments 2 "$rc" "$(tail -n 1 "$tmp/fk/msg")"
+
 # --- disk specifications
 for spec in "fast:100M slow:4M" "a:0" "a:1G:64M:raw" "a_1:512K:3G:ext4"; do
 	# shellcheck disable=SC2086
