@@ -207,6 +207,14 @@ fi
 	if [ -s "$run/task_struct.tsv" ]; then
 		awk -F'\t' '{ printf "| sizeof(struct task_struct), %s | %s bytes |\n", $1, $2 }' "$run/task_struct.tsv"
 	fi
+	if [ -s "$run/splats.txt" ]; then
+		echo
+		echo "## Kernel splats: this run fails"
+		echo
+		echo '```'
+		head -n 80 "$run/splats.txt"
+		echo '```'
+	fi
 	if [ -s "$run/failures.tsv" ]; then
 		echo
 		echo "## Runs that failed"

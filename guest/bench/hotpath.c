@@ -62,7 +62,9 @@ int main(int argc, char **argv)
 	close(fd);
 	unlink(file);
 	bench_metric(&b, "cpu_per_dirtied_page", cpu / pages * 1e9, "ns");
-	bench_metric(&b, "dirtied", passes * (double)PASS_BYTES / (1 << 20), "MiB");
+	/* what the plan asked for (every write() succeeded): a condition, not a figure */
+	printf("pddt: hotpath %s rep %d: %.0f MiB dirtied in %ld passes\n", b.mode, b.rep,
+	       passes * (double)PASS_BYTES / (1 << 20), passes);
 	bench_metric(&b, "wall", pddt_now() - wall0, "s");
 	return 0;
 }

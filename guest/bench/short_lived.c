@@ -181,7 +181,8 @@ int main(int argc, char **argv)
 	fclose(csv);
 	bench_metric(&b, "child_p50_vs_idle", p50i > 0 ? p50b / p50i : 0, "ratio");
 	bench_metric(&b, "children_rate", (double)nb * OBJ / t / (1 << 20), "MiB/s");
-	bench_metric(&b, "children_demand", OBJ / GAP_S / (1 << 20), "MiB/s");
+	printf("pddt: short_lived %s rep %d: the children ask %.2f MiB/s (the plan's, not measured)\n",
+	       b.mode, b.rep, OBJ / GAP_S / (1 << 20));
 	bench_metric(&b, "streaming_rate", (st->bytes - bytes0) / t / (1 << 20), "MiB/s");
 	if (limit_kb > 0)
 		bench_metric(&b, "dirty_max_vs_dirty_bytes", busy.dirty_max_kb / limit_kb, "ratio");

@@ -225,6 +225,11 @@ for want in '| fast_beside_vs_solo | ratio | 0.6 | 0.97 | 0.9 | 1.617 | 1.500 |'
 	grep -qxF -- "$want" "$tmp/b/report.md" 2>/dev/null || rc="$rc (no line '$want')"
 done
 expect report.tables_and_aims 0 "$rc" "medians, ratios, aims (met, not met, not resolved) and failed runs in report.md"
+"$S/scan-log.sh" "$here/logs/splat-kernel-bug.log" >"$tmp/b/splats.txt" 2>&1
+"$S/report.sh" "$tmp/b" >/dev/null 2>&1
+rc=$?
+grep -qxF '## Kernel splats: this run fails' "$tmp/b/report.md" || rc="$rc (no splat section)"
+expect report.shows_splats 0 "$rc" "a bench boot's splat in report.md"
 "$S/report.sh" "$tmp/no-such-run" >/dev/null 2>&1
 expect report.missing_run_is_an_error 1 $? "no summary.tsv, no report"
 # the README's headline table is the one generated from the run it names
