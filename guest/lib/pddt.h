@@ -6,6 +6,12 @@
  * ($PDDT_RESULTS, default /results/results.tsv) that the host reads back:
  *   stdout:  "RESULT <name> <PASS|FAIL|SKIP> <detail>"
  *   file:    "<name>\t<PASS|FAIL|SKIP>\t<detail>"
+ *
+ * One file per concern: results.c (result rows), sysfs.c (files, sysctls,
+ * /proc), bdi.c (bdi and wb statistics), writers.c (verifiable data and
+ * streaming writers), trace.c (the balance_dirty_pages tracepoint),
+ * disks.c (the disks, requests to the host, loop and FUSE), kmemleak.c,
+ * util.c (clock, sorting, word lists).
  */
 #ifndef PDDT_H
 #define PDDT_H
@@ -16,6 +22,10 @@
 #include <sys/types.h>
 
 enum pddt_status { PDDT_PASS, PDDT_FAIL, PDDT_SKIP };
+
+/* vm.dirty_bytes and vm.dirty_background_bytes of the tests that set them */
+#define PDDT_DIRTY_KB	(64 << 10)
+#define PDDT_BG_KB	(32 << 10)
 
 /* @file beside the results file (evidence a check leaves): its path. */
 void pddt_results_path(const char *file, char *path, size_t size);

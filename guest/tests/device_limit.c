@@ -77,8 +77,6 @@
 #define SCALE "/proc/sys/vm/dirty_task_scale"
 #define CGROUP "/sys/fs/cgroup/pddt-device-limit"
 
-#define DIRTY_KB	(64 << 10)	/* vm.dirty_bytes */
-#define BG_KB		(32 << 10)	/* vm.dirty_background_bytes */
 #define WARMUP_S	8	/* bandwidths and shares adapt to the disks */
 #define SETTLE_MAX_S	45	/* on: then at most this long to reach the limit */
 #define SETTLE_HOLD_MS	2000	/* and to stay there, to count as settled */
@@ -376,7 +374,7 @@ static int verify(const char *sc, const struct disk *d)
 static long long limit_bound(const struct scenario *sc, const struct disk *d)
 {
 	return d->min_kb || cg_ino || (sc->retune && d == sc->disk) ?
-		DIRTY_KB : DIRTY_KB / 2;
+		PDDT_DIRTY_KB : PDDT_DIRTY_KB / 2;
 }
 
 /*
@@ -552,14 +550,14 @@ static int check_disk(const struct scenario *sc, struct disk *d)
 		if (d->max_kb) {
 			snprintf(name, sizeof(name), "device_limit.%s.%s_limit_within_max",
 				 sc->name, who);
-			fails += pddt_check(name, max_limit <= d->max_kb + DIRTY_KB / 10000 + 4,
+			fails += pddt_check(name, max_limit <= d->max_kb + PDDT_DIRTY_KB / 10000 + 4,
 					    "DirtyLimit at most %lld kB, %s %s",
 					    max_limit, d->knob, d->knob_val);
 		}
 		if (d->min_kb) {
 			snprintf(name, sizeof(name), "device_limit.%s.%s_limit_at_least_min",
 				 sc->name, who);
-			fails += pddt_check(name, limit[0] >= d->min_kb - DIRTY_KB / 10000 - 4,
+			fails += pddt_check(name, limit[0] >= d->min_kb - PDDT_DIRTY_KB / 10000 - 4,
 					    "DirtyLimit at least %.0f kB, %s %s",
 					    limit[0], d->knob, d->knob_val);
 		}
@@ -869,7 +867,7 @@ int main(void)
 				   "no %s: kernel without the series", LIMIT_MS);
 	if (access("/mnt/slow", F_OK) || access("/mnt/fast", F_OK))
 		return pddt_result("device_limit", PDDT_FAIL, "needs disks 'slow' and 'fast'");
-	pddt_set_dirty_bytes(DIRTY_KB, BG_KB);
+	pddt_set_dirty_bytes(PDDT_DIRTY_KB, PDDT_BG_KB);
 
 	fails += pddt_check("device_limit.sysctl.default", pddt_read_ll(LIMIT_MS) == ON_MS,
 			    "%s reads %lld at the start, the default is %d", LIMIT_MS,

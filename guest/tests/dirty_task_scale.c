@@ -59,14 +59,12 @@
 
 #define WARMUP_S	8	/* the bandwidth estimate adapts to the disk */
 #define SETTLE_MAX_S	40	/* then at most this long for the dirty pages */
-#define DIRTY_KB	(64 << 10)	/* vm.dirty_bytes */
-#define BG_KB		(32 << 10)	/* vm.dirty_background_bytes */
 #define DEFAULT_SCALE	2	/* vm.dirty_task_scale at boot */
 #define DEFAULT_SCALE_S	"2"
 #define BURSTS		15
 #define BURST_KB	512
 #define BURST_GAP_MS	1000
-#define FREERUN_KB	((DIRTY_KB + BG_KB) / 2)	/* dirty_freerun_ceiling() */
+#define FREERUN_KB	((PDDT_DIRTY_KB + PDDT_BG_KB) / 2)	/* dirty_freerun_ceiling() */
 
 /*
  * Whether the run with the scale off met the contested state, or was
@@ -269,7 +267,7 @@ static int run_mode(const char *disk, int scale, double idle_ms)
 	sleep(WARMUP_S);
 	/*
 	 * Let the streaming writer settle: off, the dirty pages climb above
-	 * the freerun ceiling (DIRTY_KB + BG_KB) / 2 to the shared setpoint;
+	 * the freerun ceiling (PDDT_DIRTY_KB + PDDT_BG_KB) / 2 to the shared setpoint;
 	 * on, its share grows and it is held below its cut limits. Polled,
 	 * with a bound; if it never settles the checks below say so.
 	 */
@@ -382,7 +380,7 @@ int main(void)
 	fails += pddt_check("dirty_task_scale.sysctl.default", pddt_read_ll(SCALE) == DEFAULT_SCALE,
 			    "%s reads %lld at the start, the default is %d", SCALE,
 			    pddt_read_ll(SCALE), DEFAULT_SCALE);
-	pddt_set_dirty_bytes(DIRTY_KB, BG_KB);
+	pddt_set_dirty_bytes(PDDT_DIRTY_KB, PDDT_BG_KB);
 
 	/* task scaling alone, against stock: per-device limits off */
 	pddt_write_file(DEVICE_LIMIT, "0");

@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bdi.c - bdi and wb statistics from /sys/kernel/debug/bdi.
+ */
+#include "pddt.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+int bdi_dir_of(const char *path, char *dir, size_t size)
+{
+	char sys[96], dev[32];
+	struct stat st;
+	unsigned int maj, min;
+
+	if (stat(path, &st))
+		return -1;
+	maj = major(st.st_dev);
+	min = minor(st.st_dev);
+	/* a partition's bdi is its disk's: /sys/dev/block/M:m/../dev */
+	snprintf(sys, sizeof(sys), "/sys/dev/block/%u:%u/partition", maj, min);
+	if (!access(sys, F_OK)) {
+		snprintf(sys, sizeof(sys), "/sys/dev/block/%u:%u/../dev", maj, min);
+		if (pddt_read_file(sys, dev, sizeof(dev)) <= 0 ||
+		    sscanf(dev, "%u:%u", &maj, &min) != 2)
+			return -1;
+	}
+	snprintf(dir, size, "/sys/kernel/debug/bdi/%u:%u", maj, min);
+	return access(dir, F_OK) ? -1 : 0;
+}
+
+/* Parse "Key: value" lines up to a blank line (or the end) into @s. */
+static char *parse_stats(char *buf, struct bdi_stats *s)
+{
+	char *line = buf, *end;
+
+	s->nr = 0;
+	for (; *line && *line != '\n'; line = end) {
+		char *colon;
+
+		end = strchr(line, '\n');
+		if (end)
+			*end++ = '\0';
+		else
+			end = line + strlen(line);
+		colon = strchr(line, ':');
+		if (!colon || colon - line >= (long)sizeof(s->key[0]) ||
+		    s->nr == BDI_MAX_KEYS)
+			continue;
+		memcpy(s->key[s->nr], line, colon - line);
+		s->key[s->nr][colon - line] = '\0';
+		/* "state" is printed in hex, every other value in decimal. */
+		s->val[s->nr] = strtoll(colon + 1, NULL,
+					strcmp(s->key[s->nr], "state") ? 10 : 16);
+		s->nr++;
+	}
+	return *line ? line + 1 : line;
+}
+
+int bdi_stats_read(const char *path, struct bdi_stats *s)
+{
+	char dir[128], file[160], buf[4096];
+
+	if (bdi_dir_of(path, dir, sizeof(dir)))
+		return -1;
+	snprintf(file, sizeof(file), "%s/stats", dir);
+	if (pddt_read_file(file, buf, sizeof(buf)) <= 0)
+		return -1;
+	parse_stats(buf, s);
+	return s->nr ? 0 : -1;
+}
+
+int wb_stats_read(const char *path, unsigned long cg_ino, struct bdi_stats *s)
+{
+	static char buf[65536];
+	char dir[128], file[160], *p = buf;
+
+	if (bdi_dir_of(path, dir, sizeof(dir)))
+		return -1;
+	snprintf(file, sizeof(file), "%s/wb_stats", dir);
+	if (pddt_read_file(file, buf, sizeof(buf)) <= 0)
+		return -1;
+	while (*p) {
+		p = parse_stats(p, s);
+		for (int i = 0; i < s->nr; i++)
+			if (!strcmp(s->key[i], "WbCgIno") &&
+			    (unsigned long)s->val[i] == cg_ino)
+				return 0;
+	}
+	s->nr = 0;
+	return -1;
+}
+
+/* Whether @s has @key. */
+bool bdi_stat_has(const struct bdi_stats *s, const char *key)
+{
+	for (int i = 0; i < s->nr; i++)
+		if (!strcmp(s->key[i], key))
+			return true;
+	return false;
+}
+
+long long bdi_stat(const struct bdi_stats *s, const char *key)
+{
+	for (int i = 0; i < s->nr; i++)
+		if (!strcmp(s->key[i], key))
+			return s->val[i];
+	pddt_die("bdi stats have no key '%s'", key);
+}

@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * disks.c - the disks: their directories and set bandwidths, requests to the host, loop and FUSE stacked on them.
+ */
+#include "pddt.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/wait.h>
+#include <linux/loop.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+void pddt_host_throttle(const char *name, long long bps)
+{
+	printf("pddt-qmp: throttle %s %lld\n", name, bps);
+	fflush(stdout);
+}
+
+long long pddt_disk_bps(const char *name)
+{
+	const char *p = getenv("PDDT_BPS");
+	size_t n = strlen(name);
+
+	/* "fast:104857600 slow:4194304" */
+	while (p && *p) {
+		if (!strncmp(p, name, n) && p[n] == ':')
+			return atoll(p + n + 1);
+		p = strchr(p, ' ');
+		if (p)
+			p++;
+	}
+	return -1;
+}
+
+void pddt_disk_path(const char *name, const char *file, char *out, size_t size)
+{
+	char var[64];
+	const char *dir;
+
+	snprintf(var, sizeof(var), "PDDT_DIR_%s", name);
+	dir = getenv(var);
+	if (dir && *dir)
+		snprintf(out, size, "%s/%s", dir, file);
+	else
+		snprintf(out, size, "/mnt/%s/%s", name, file);
+}
+
+int pddt_loop_setup(const char *img, long long size, const char *mnt,
+		    char *dev, size_t devsize)
+{
+	int ctl, lfd, ffd, n, err = -1;
+	char cmd[96];
+
+	ctl = open("/dev/loop-control", O_RDWR);
+	n = ctl < 0 ? -1 : ioctl(ctl, LOOP_CTL_GET_FREE);
+	if (ctl >= 0)
+		close(ctl);
+	if (n < 0)
+		return -1;
+	snprintf(dev, devsize, "/dev/loop%d", n);
+	ffd = open(img, O_RDWR | O_CREAT | O_TRUNC, 0644);
+	lfd = open(dev, O_RDWR);
+	if (ffd >= 0 && lfd >= 0 && !ftruncate(ffd, size) &&
+	    !ioctl(lfd, LOOP_SET_FD, ffd))
+		err = 0;
+	if (ffd >= 0)
+		close(ffd);
+	if (lfd >= 0)
+		close(lfd);
+	snprintf(cmd, sizeof(cmd), "mke2fs -q %s", dev);
+	if (!err && (system(cmd) || (mkdir(mnt, 0755) && errno != EEXIST) ||
+		     mount(dev, mnt, "ext4", 0, NULL)))
+		err = -1;
+	return err;
+}
+
+void pddt_loop_teardown(const char *img, const char *mnt, const char *dev)
+{
+	int lfd;
+
+	umount(mnt);
+	rmdir(mnt);
+	lfd = open(dev, O_RDWR);
+	if (lfd >= 0) {
+		ioctl(lfd, LOOP_CLR_FD, 0);
+		close(lfd);
+	}
+	unlink(img);
+}
+
+pid_t pddt_fuse_setup(const char *lower, const char *mnt)
+{
+	pid_t pid;
+
+	if ((mkdir(lower, 0755) && errno != EEXIST) ||
+	    (mkdir(mnt, 0755) && errno != EEXIST))
+		return -1;
+	pid = fork();
+	if (!pid) {
+		execl("/bin/pddt-fuse", "pddt-fuse", lower, mnt, (char *)NULL);
+		_exit(127);
+	}
+	/* mounted once @mnt is on another device than the directory above */
+	for (int i = 0; i < 100; i++) {
+		char parent[256];
+		struct stat a, b;
+
+		snprintf(parent, sizeof(parent), "%s/..", mnt);
+		if (!stat(mnt, &a) && !stat(parent, &b) && a.st_dev != b.st_dev)
+			return pid;
+		if (waitpid(pid, NULL, WNOHANG) == pid)
+			return -1;
+		usleep(100000);
+	}
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	return -1;
+}
+
+void pddt_fuse_teardown(const char *lower, const char *mnt, pid_t pid)
+{
+	umount(mnt);
+	waitpid(pid, NULL, 0);
+	rmdir(mnt);
+	rmdir(lower);
+}

@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * writers.c - data patterns that can be verified after writeback, and streaming writers.
+ */
+#include "pddt.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/wait.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* splitmix64 of the 8-byte word index: any byte is checkable on its own. */
+static uint64_t pattern_word(uint64_t seed, uint64_t idx)
+{
+	uint64_t z = seed * 0x9e3779b97f4a7c15ULL + idx + 1;
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+void pddt_pattern(void *buf, size_t len, uint64_t seed, uint64_t off)
+{
+	unsigned char *p = buf;
+
+	for (size_t i = 0; i < len; i++) {
+		uint64_t pos = off + i;
+		uint64_t w = pattern_word(seed, pos / 8);
+
+		p[i] = w >> (8 * (pos % 8));
+	}
+}
+
+int pddt_write_pattern(int fd, uint64_t bytes, uint64_t seed, size_t chunk)
+{
+	unsigned char *buf = malloc(chunk);
+	uint64_t done = 0;
+
+	if (!buf)
+		return -ENOMEM;
+	while (done < bytes) {
+		size_t len = bytes - done < chunk ? bytes - done : chunk;
+		ssize_t n;
+
+		pddt_pattern(buf, len, seed, done);
+		n = write(fd, buf, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			int err = n < 0 ? -errno : -EIO;
+
+			free(buf);
+			return err;
+		}
+		done += n;
+	}
+	free(buf);
+	return 0;
+}
+
+long long pddt_verify_pattern(const char *path, uint64_t bytes, uint64_t seed)
+{
+	enum { CHUNK = 1 << 20 };
+	unsigned char *got = malloc(CHUNK), *want = malloc(CHUNK);
+	long long bad = 0;
+	uint64_t done = 0, size = 0;
+	int fd = open(path, O_RDONLY);
+	struct stat st;
+
+	if (fd < 0 || !got || !want || fstat(fd, &st) ||
+	    (S_ISBLK(st.st_mode) ? ioctl(fd, BLKGETSIZE64, &size) || size < bytes
+				 : (uint64_t)st.st_size != bytes)) {
+		bad = -1;
+		goto out;
+	}
+	while (done < bytes) {
+		ssize_t n = read(fd, got, bytes - done < CHUNK ? bytes - done : CHUNK);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			bad = -1;
+			goto out;
+		}
+		pddt_pattern(want, n, seed, done);
+		for (ssize_t i = 0; i < n; i++)
+			bad += got[i] != want[i];
+		done += n;
+	}
+out:
+	if (fd >= 0)
+		close(fd);
+	free(got);
+	free(want);
+	return bad;
+}
+
+pid_t pddt_stream_start(const char *file, uint64_t seed, uint64_t wrap,
+			size_t chunk, struct pddt_stream *st)
+{
+	pid_t pid = fork();
+
+	if (pid < 0)
+		pddt_die("fork: %s", strerror(errno));
+	if (!pid)
+		pddt_stream_writer(file, seed, wrap, chunk, st);
+	return pid;
+}
+
+int pddt_stream_stop(pid_t pid)
+{
+	int st;
+
+	kill(pid, SIGTERM);
+	if (waitpid(pid, &st, 0) != pid)
+		return 0;
+	return WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM;
+}
+
+void pddt_stream_writer(const char *file, uint64_t seed, uint64_t wrap,
+			size_t chunk, struct pddt_stream *st)
+{
+	unsigned char *buf = malloc(chunk);
+	uint64_t off = 0;
+	int fd = open(file, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+	if (fd < 0 || !buf)
+		_exit(2);
+	signal(SIGTERM, SIG_DFL);
+	for (;;) {
+		double t0;
+
+		if (wrap && off + chunk > wrap) {
+			off = 0;
+			if (lseek(fd, 0, SEEK_SET))
+				_exit(3);
+		}
+		pddt_pattern(buf, chunk, seed, off);
+		t0 = pddt_now();
+		if (write(fd, buf, chunk) != (ssize_t)chunk)
+			_exit(3);
+		off += chunk;
+		if (st) {
+			double ms = (pddt_now() - t0) * 1000;
+
+			st->bytes += chunk;
+			if (ms > st->max_write_ms)
+				st->max_write_ms = ms;
+		}
+	}
+}
+
+void *pddt_shared(size_t size)
+{
+	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE,
+		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		pddt_die("mmap of %zu shared bytes: %s", size, strerror(errno));
+	memset(p, 0, size);
+	return p;
+}
