@@ -14,6 +14,7 @@
 # (scripts/test-report.sh), and <config>/ for each kernel.
 # Always ends with "N passed, M failed"; exits non-zero on any failure.
 given_config=${CONFIG:-}
+given_tests=${TESTS:-}
 . "$(dirname "$0")/lib.sh"
 check_patches_var
 [ -z "$given_config" ] || check_config_var
@@ -40,6 +41,9 @@ fail() { res FAIL "$@"; }
 # The summary's last line, "N passed, M failed", is the run's last line.
 finish() {
 	note "total $(($(date +%s) - t0)) s"
+	# what the user gave, not what the last kernel of the plan was run with
+	CONFIG=$given_config
+	TESTS=$given_tests
 	# shellcheck disable=SC2086
 	run_manifest "$out" $plan
 	"$TOP/scripts/summarize.sh" "$out" >"$out/summary.txt" 2>&1
