@@ -40,10 +40,9 @@ struct lat {
 /* Bursts of @w for @secs seconds; latencies into @out (shared). */
 static void restrained(const struct writer *w, double secs, struct lat *out)
 {
-	enum { CHUNK = 64 << 10 };
-	static unsigned char buf[CHUNK];
 	double start, next;
 	char name[32], file[256];
+	uint64_t off = 0;
 	int fd;
 
 	snprintf(name, sizeof(name), "%s.dat", w->name);
@@ -59,13 +58,12 @@ static void restrained(const struct writer *w, double secs, struct lat *out)
 	start = pddt_now();
 	next = start;
 	while ((!out->n || pddt_now() - start < secs) && out->n < MAXB) {
-		double t0 = pddt_now();
-
 		/* a new file region each time: every burst dirties new pages */
-		for (size_t done = 0; done < w->burst; done += CHUNK)
-			if (write(fd, buf, CHUNK) != CHUNK)
-				_exit(3);
-		out->ms[out->n++] = (pddt_now() - t0) * 1000;
+		double ms = pddt_write_burst(fd, w->burst, 0x1a7e, &off);
+
+		if (ms < 0)
+			_exit(3);
+		out->ms[out->n++] = ms;
 		next += w->gap_s;
 		while (pddt_now() < next)
 			usleep(5000);

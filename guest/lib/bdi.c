@@ -111,3 +111,42 @@ long long bdi_stat(const struct bdi_stats *s, const char *key)
 			return s->val[i];
 	pddt_die("bdi stats have no key '%s'", key);
 }
+
+/* The bandwidths of wb stats @w into @s. */
+static void wb_bandwidths(const struct bdi_stats *w, struct pddt_wb_sample *s)
+{
+	s->avg_bw = bdi_stat(w, "WbWriteBandwidth");
+	s->bw = bdi_stat_has(w, "WbLimitBandwidth") ? bdi_stat(w, "WbLimitBandwidth") : s->avg_bw;
+}
+
+int pddt_wb_sample(const char *path, unsigned long cg_ino, struct pddt_wb_sample *s)
+{
+	struct bdi_stats b, w;
+
+	memset(s, 0, sizeof(*s));
+	if (cg_ino) {
+		s->dirty_thresh = -1;
+		if (wb_stats_read(path, cg_ino, &w))
+			return 1;
+		s->dirty = bdi_stat(&w, "WbReclaimable") + bdi_stat(&w, "WbWriteback");
+		s->thresh = bdi_stat(&w, "WbDirtyThresh");
+		s->limit = bdi_stat(&w, "WbDirtyLimit");
+		s->written = bdi_stat(&w, "WbWritten");
+		s->dirtied = bdi_stat(&w, "WbDirtied");
+		wb_bandwidths(&w, s);
+		return 0;
+	}
+	if (bdi_stats_read(path, &b))
+		return -1;
+	s->dirty = bdi_stat(&b, "BdiReclaimable") + bdi_stat(&b, "BdiWriteback");
+	s->thresh = bdi_stat(&b, "BdiDirtyThresh");
+	s->limit = bdi_stat(&b, "BdiDirtyLimit");
+	s->written = bdi_stat(&b, "BdiWritten");
+	s->dirtied = bdi_stat(&b, "BdiDirtied");
+	s->dirty_thresh = bdi_stat(&b, "DirtyThresh");
+	if (wb_stats_read(path, 1, &w))
+		s->bw = s->avg_bw = bdi_stat(&b, "BdiWriteBandwidth");
+	else
+		wb_bandwidths(&w, s);
+	return 0;
+}

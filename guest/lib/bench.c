@@ -117,16 +117,16 @@ double bench_jain(const double *x, int n)
 void bench_sample_disk(FILE *csv, const struct bench *b, double t, const char *name,
 		       struct bench_disk *d)
 {
-	struct bdi_stats s;
+	struct pddt_wb_sample s;
 	char mnt[256];
 
 	pddt_disk_path(name, ".", mnt, sizeof(mnt));
-	if (bdi_stats_read(mnt, &s))
+	if (pddt_wb_sample(mnt, 0, &s))
 		pddt_die("no bdi stats for %s", mnt);
-	d->dirty = bdi_stat(&s, "BdiReclaimable") + bdi_stat(&s, "BdiWriteback");
-	d->thresh = bdi_stat(&s, "BdiDirtyThresh");
-	d->limit = bdi_stat(&s, "BdiDirtyLimit");
-	d->bw = bdi_stat(&s, "BdiWriteBandwidth");
+	d->dirty = s.dirty;
+	d->thresh = s.thresh;
+	d->limit = s.limit;
+	d->bw = s.bw;
 	fprintf(csv, "%s,%d,%.2f,%s,%.0f,%.0f,%.0f,%.0f\n", b->mode, b->rep, t, name,
 		d->dirty, d->thresh, d->limit, d->bw);
 }

@@ -46,7 +46,10 @@ void bench_data_intact(const struct bench *b, const char *what, const char *file
 void bench_verify(const struct bench *b, const char *what, const char *file,
 		  uint64_t seed);
 
-/* One sample of a disk's bdi stats, in kB (bandwidth in kB/s). */
+/*
+ * One sample of a disk's bdi stats (pddt_wb_sample()), in kB; bw is the
+ * estimate its device limit is built on, in kB/s.
+ */
 struct bench_disk {
 	double dirty, thresh, limit, bw;
 };

@@ -92,6 +92,28 @@ int wb_stats_read(const char *path, unsigned long cg_ino, struct bdi_stats *s);
 long long bdi_stat(const struct bdi_stats *s, const char *key);
 bool bdi_stat_has(const struct bdi_stats *s, const char *key);
 
+/* One sample of a bdi, or of one of its wbs, in kB (bandwidths in kB/s). */
+struct pddt_wb_sample {
+	long long dirty;	/* Reclaimable + Writeback */
+	long long thresh;	/* its share of the dirty threshold (DirtyThresh) */
+	long long limit;	/* its device limit (DirtyLimit), 0: none */
+	long long written;	/* the writeback it completed (Written) */
+	long long dirtied;	/* what was dirtied there (Dirtied) */
+	long long bw;		/* the estimate its limit is built on */
+	long long avg_bw;	/* its avg_write_bandwidth (WriteBandwidth) */
+	long long dirty_thresh;	/* the global dirty threshold; -1 for a cgroup's wb */
+};
+/*
+ * Sample the bdi that holds @path (@cg_ino 0), or its wb of the cgroup with
+ * inode @cg_ino. The bdi's counts are its stats (the sums of its wbs); its
+ * bandwidths are its root wb's (wb_stats: BdiWriteBandwidth sums only the
+ * wbs that hold dirty inodes, and reads 0 while all of a disk's pages are
+ * under writeback). bw is WbLimitBandwidth, or on a kernel without it
+ * avg_write_bandwidth. 0, 1 if the cgroup has no wb there (all 0), or -1
+ * if the bdi has no stats.
+ */
+int pddt_wb_sample(const char *path, unsigned long cg_ino, struct pddt_wb_sample *s);
+
 /* @word is one of the space-separated words of @list. */
 int pddt_word_in(const char *word, const char *list);
 
@@ -100,6 +122,13 @@ int pddt_word_in(const char *word, const char *list);
 void pddt_pattern(void *buf, size_t len, uint64_t seed, uint64_t off);
 /* Write @bytes of pattern @seed to @fd in @chunk-sized write()s. 0 or -errno. */
 int pddt_write_pattern(int fd, uint64_t bytes, uint64_t seed, size_t chunk);
+/*
+ * One burst of a restrained writer: @bytes of pattern @seed to @fd in 64 KiB
+ * write()s, the pattern's offset *@off (the file offset of a file written
+ * only so), which it advances. The time its write() calls took, in ms (the
+ * pattern is made between them, untimed), or -1 on a write error.
+ */
+double pddt_write_burst(int fd, size_t bytes, uint64_t seed, uint64_t *off);
 /*
  * Read @path and compare with pattern @seed over @bytes (a file of exactly
  * that size, or the first @bytes of a block device). Returns the number of

@@ -62,6 +62,26 @@ int pddt_write_pattern(int fd, uint64_t bytes, uint64_t seed, size_t chunk)
 	return 0;
 }
 
+double pddt_write_burst(int fd, size_t bytes, uint64_t seed, uint64_t *off)
+{
+	enum { CHUNK = 64 << 10 };
+	static unsigned char buf[CHUNK];
+	double in_write = 0;
+
+	for (size_t done = 0; done < bytes; done += CHUNK) {
+		size_t len = bytes - done < CHUNK ? bytes - done : CHUNK;
+		double t0;
+
+		pddt_pattern(buf, len, seed, *off);
+		t0 = pddt_now();
+		if (write(fd, buf, len) != (ssize_t)len)
+			return -1;
+		in_write += pddt_now() - t0;
+		*off += len;
+	}
+	return in_write * 1000;
+}
+
 long long pddt_verify_pattern(const char *path, uint64_t bytes, uint64_t seed)
 {
 	enum { CHUNK = 1 << 20 };

@@ -10,6 +10,8 @@
 #                                   one that does not read back
 #   pddt-state show                 one line: queues, limits, shares, and
 #                                   the dirty and writeback pages
+#   pddt-state queue NAME           the sysfs queue directory of disk NAME
+#   pddt-state bdi NAME             and its bdi's (/sys/class/bdi/M:m)
 #
 # The settings: the vm dirty sysctls (of each ratio/bytes pair the one in
 # force), each disk's bdi min_ratio, max_ratio and strict_limit, and each
@@ -28,11 +30,17 @@ VIRTIO=/run/pddt/virtio-queue
 
 err() { echo "pddt-state: $*" >&2; }
 
+# queue_of NAME, bdi_of NAME: disk NAME's sysfs queue and bdi directories
+# (/dev/pddt/NAME links to /dev/vdX); fail, saying so, for no such disk.
 queue_of() {
-	dev=$(readlink -f "/dev/pddt/$1") || return 1
+	dev=$(readlink -f "/dev/pddt/$1") && [ -d "/sys/block/${dev##*/}/queue" ] ||
+		{ err "no disk $1 (/dev/pddt/$1)"; return 1; }
 	echo "/sys/block/${dev##*/}/queue"
 }
-bdi_of() { echo "/sys/class/bdi/$(cat "$(queue_of "$1")/../dev")"; }
+bdi_of() {
+	q=$(queue_of "$1") || return 1
+	echo "/sys/class/bdi/$(cat "$q/../dev")"
+}
 
 # settings: the files saved and restored, in the order they are written
 # back (a bdi's min_ratio before its max_ratio).
@@ -47,7 +55,7 @@ settings() {
 		[ -e "$v/$f" ] && echo "$v/$f"
 	done
 	for d in $PDDT_DISKS; do
-		b=$(bdi_of "$d") && q=$(queue_of "$d") || { err "no disk $d"; return 1; }
+		b=$(bdi_of "$d") && q=$(queue_of "$d") || return 1
 		echo "$b/min_ratio"
 		echo "$b/max_ratio"
 		echo "$b/strict_limit"
@@ -81,7 +89,7 @@ profile() {
 	bad=0
 	for d in $PDDT_DISKS; do
 		case $d in slow*) ;; *) continue ;; esac
-		q=$(queue_of "$d") || { err "no disk $d"; return 1; }
+		q=$(queue_of "$d") || return 1
 		[ -s "$VIRTIO/$d" ] || echo "$(cat "$q/nr_requests") $(cat "$q/max_sectors_kb")" >"$VIRTIO/$d"
 		case $1 in
 		usb) nr=$USB_NR_REQUESTS kb=$USB_MAX_SECTORS_KB ;;
@@ -114,8 +122,10 @@ profile:2) profile "$2" ;;
 save:2) save "$2" ;;
 restore:2) restore "$2" ;;
 show:1) show ;;
+queue:2) queue_of "$2" ;;
+bdi:2) bdi_of "$2" ;;
 *)
-	err "usage: pddt-state profile usb|virtio | save FILE | restore FILE | show"
+	err "usage: pddt-state profile usb|virtio | save FILE | restore FILE | show | queue NAME | bdi NAME"
 	exit 2
 	;;
 esac
