@@ -30,13 +30,11 @@
  *    stock run not throttled with at most half of its bursts contested
  *    shows nothing either way: both checks SKIP, which only
  *    tests/manifest/debug allows. The streaming writer's
- *    share tends to 1 (median at least 0.6), the restrained one's stays
- *    small: at most 1/3 and half the streaming writer's (medians of the
- *    shares read after each burst; read right after its own burst, its
- *    share is about 2.5 times its 0.1 of the dirtying, 0.245 and 0.251 in
- *    one CI run's two kernels, and one ext4 stall of the streaming writer
- *    lifts it for a few seconds). Every byte both
- *    wrote is read back after sync and drop_caches.
+ *    share tends to 1 (median at least 0.6), the restrained one's follows
+ *    its part of the dirtying: the median of its shares read right after
+ *    each of its bursts is at most SHARE_PHASE times its part of what both
+ *    writers dirtied between its first and last burst (their own counts).
+ *    Every byte both wrote is read back after sync and drop_caches.
  * Burst latencies, alone and beside the streaming writer, are printed for
  * information only: timing belongs to the bench.
  */
@@ -65,6 +63,17 @@
 #define BURST_KB	512
 #define BURST_GAP_MS	1000
 #define FREERUN_KB	((PDDT_DIRTY_KB + PDDT_BG_KB) / 2)	/* dirty_freerun_ceiling() */
+/*
+ * How far above its part s of the dirtying a task's share reads right after
+ * one of its bursts, at steady rates. The share is aged on the 3 s clock
+ * (VM_COMPLETIONS_PERIOD_LEN): every count halves at each period's end, so
+ * a count that grows by E a period holds E as a period starts and 2E as it
+ * ends. The restrained writer dirties 3 bursts of B a period, 3B = sE: read
+ * after its k-th burst of a period, at a fraction f of it, its share is
+ * (3B + kB) / (E(1 + f)), k - 1 <= 3f < k: at most (3B + B) / E = 4/3 s,
+ * for a burst right as a period starts.
+ */
+#define SHARE_PHASE	(4.0 / 3)
 
 /*
  * Whether the run with the scale off met the contested state, or was
@@ -102,6 +111,8 @@ struct light_out {
 	double ppm[BURSTS];	/* its share after each burst */
 	double heavy_ppm[BURSTS];	/* the streaming writer's, then */
 	double dirty_kb[BURSTS];	/* Dirty + Writeback as a burst starts */
+	double heavy_kb[BURSTS];	/* what the streaming writer wrote, then */
+	const struct pddt_stream *heavy;	/* its progress, NULL: none */
 	int share_err;
 };
 
@@ -182,8 +193,6 @@ static void light_writer(const char *file, uint64_t seed, pid_t heavy,
 			 struct light_out *out)
 {
 	struct share s;
-	enum { CHUNK = 64 << 10 };
-	unsigned char buf[CHUNK];
 	uint64_t off = 0;
 	int fd = open(file, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	double next = pddt_now();
@@ -191,21 +200,16 @@ static void light_writer(const char *file, uint64_t seed, pid_t heavy,
 	if (fd < 0)
 		_exit(2);
 	for (int b = 0; b < BURSTS; b++) {
-		double t0 = pddt_now();
-
 		out->dirty_kb[b] = pddt_meminfo_kb("Dirty") + pddt_meminfo_kb("Writeback");
-		for (int i = 0; i < BURST_KB * 1024 / CHUNK; i++) {
-			pddt_pattern(buf, CHUNK, seed, off);
-			if (write(fd, buf, CHUNK) != CHUNK)
-				_exit(3);
-			off += CHUNK;
-		}
-		out->ms[b] = (pddt_now() - t0) * 1000;
+		out->ms[b] = pddt_write_burst(fd, BURST_KB * 1024, seed, &off);
+		if (out->ms[b] < 0)
+			_exit(3);
 		out->share_err |= read_share(getpid(), &s);
 		out->ppm[b] = s.ppm;
 		if (heavy) {
 			out->share_err |= read_share(heavy, &s);
 			out->heavy_ppm[b] = s.ppm;
+			out->heavy_kb[b] = out->heavy->bytes / 1024.0;
 		}
 		next += BURST_GAP_MS / 1000.0;
 		while (pddt_now() < next)
@@ -239,12 +243,26 @@ static double idle_p50(const char *disk)
 	return p50;
 }
 
+/*
+ * The restrained writer's part of what both writers dirtied between the
+ * end of its first burst and the end of its last, from their own counts.
+ */
+static double dirtying_share(const struct light_out *out)
+{
+	double light = (BURSTS - 1) * (double)BURST_KB;
+	double heavy = out->heavy_kb[BURSTS - 1] - out->heavy_kb[0];
+
+	return light / (light + (heavy > 0 ? heavy : 0));
+}
+
 static int run_mode(const char *disk, int scale, double idle_ms)
 {
 	char heavy_f[128], light_f[128], name[96], throttled[160];
 	struct light_out *out = pddt_shared(sizeof(*out));
+	struct pddt_stream *heavy_st = pddt_shared(sizeof(*heavy_st));
 	double *ms = out->ms;
 	const char *mode = scale ? "on" : "off";
+	double dirtying, share_bound;
 	struct share hs;
 	struct pddt_bdp_trace p;
 	pid_t heavy, light;
@@ -260,9 +278,10 @@ static int run_mode(const char *disk, int scale, double idle_ms)
 	if (write_scale(val))
 		pddt_die("cannot set %s to %d", SCALE, scale);
 
+	out->heavy = heavy_st;
 	heavy = fork();
 	if (!heavy)
-		pddt_stream_writer(heavy_f, 0x4ea7, 0, 1 << 20, NULL);
+		pddt_stream_writer(heavy_f, 0x4ea7, 0, 1 << 20, heavy_st);
 	t0 = pddt_now();
 	sleep(WARMUP_S);
 	/*
@@ -335,11 +354,14 @@ static int run_mode(const char *disk, int scale, double idle_ms)
 		fails += pddt_check(name, !out->share_err && out->heavy_ppm[BURSTS / 2] >= 600000,
 				    "streaming writer share p50 %.0f ppm over %d bursts",
 				    out->heavy_ppm[BURSTS / 2], BURSTS);
+		dirtying = dirtying_share(out);
+		share_bound = SHARE_PHASE * dirtying * 1000000;
 		snprintf(name, sizeof(name), "dirty_task_scale.%s.light_share_small", mode);
-		fails += pddt_check(name, !out->share_err && out->ppm[BURSTS / 2] <= 333333 &&
-				    2 * out->ppm[BURSTS / 2] <= out->heavy_ppm[BURSTS / 2],
-				    "restrained writer share p50 %.0f ppm after its %d bursts (max %.0f); at most 1/3 and half the streaming writer's",
-				    out->ppm[BURSTS / 2], BURSTS, out->ppm[BURSTS - 1]);
+		fails += pddt_check(name, !out->share_err && out->ppm[BURSTS / 2] <= share_bound,
+				    "restrained writer share p50 %.0f ppm after its %d bursts (max %.0f), %.2fx its %.0f ppm of the dirtying between its first and last burst; at most %.0f ppm (%.2fx)",
+				    out->ppm[BURSTS / 2], BURSTS, out->ppm[BURSTS - 1],
+				    out->ppm[BURSTS / 2] / (dirtying * 1000000), dirtying * 1000000,
+				    share_bound, SHARE_PHASE);
 	} else {
 		snprintf(name, sizeof(name), "dirty_task_scale.%s.light_writer_throttled", mode);
 		stock_contested = p.events > 0 || 2 * contested > BURSTS;
