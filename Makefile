@@ -13,9 +13,10 @@ CMD ?=
 APPEND ?=
 QUICK ?= 0
 FIO ?=
+KCONFIG ?=
 # CMD is shell text for the guest: kept as written (make would expand $x).
 override CMD := $(value CMD)
-export PATCHES CONFIG DISKS TIMEOUT MEM SMP TESTS CMD APPEND QUICK FIO
+export PATCHES CONFIG DISKS TIMEOUT MEM SMP TESTS CMD APPEND QUICK FIO KCONFIG
 
 S := scripts
 
@@ -34,6 +35,9 @@ help:
 	@echo '  make selftest    only the harness self-tests (canned logs, bad input)'
 	@echo '  make fieldkit    build/fieldkit/pddt-field.tar.gz: the scenarios for'
 	@echo '                   testers with real disks (field/README.md)'
+	@echo '  make deb         build/deb/*.deb: installable packages of the patched'
+	@echo '                   kernel for testers (x86_64_defconfig, or KCONFIG=FILE,'
+	@echo '                   e.g. /boot/config-$$(uname -r)); not part of make test'
 	@echo '  make check-series  checkpatch --strict, every prefix builds, no new'
 	@echo '                   W=1/sparse warnings (slow: builds each prefix)'
 	@echo '  make bench       the bench: scenarios off vs on in one boot, 3 reps;'
@@ -51,6 +55,7 @@ help:
 	@echo '  MEM=MiB SMP=N        guest memory and vCPUs (default $(MEM), $(SMP))'
 	@echo '  APPEND="..."         extra kernel command line'
 	@echo '  QUICK=0|1            make bench: the short mode (1 rep, shorter runs)'
+	@echo '  KCONFIG=FILE         make deb: the configuration to start from'
 
 test:
 	@$(S)/test.sh
@@ -77,6 +82,9 @@ bench:
 fieldkit:
 	@$(S)/deps.sh test && $(S)/fieldkit.sh
 
+deb:
+	@$(S)/deb.sh
+
 clean:
 	rm -rf build
 
@@ -85,4 +93,4 @@ Makefile: ;
 .DEFAULT:
 	@echo "make: unknown target '$@'" >&2; $(MAKE) -s help >&2; exit 2
 
-.PHONY: help test kernel initramfs run selftest check-series bench clean
+.PHONY: help test kernel initramfs run selftest check-series bench fieldkit deb clean

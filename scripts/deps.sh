@@ -1,6 +1,6 @@
 #!/bin/sh
 # Install with apt what the build and the QEMU runs need, if missing.
-# Usage: scripts/deps.sh [test|bench|check]
+# Usage: scripts/deps.sh [test|bench|check|deb]
 . "$(dirname "$0")/lib.sh"
 
 # Kernel build (tinyconfig needs flex, bison, bc; objtool needs libelf),
@@ -11,12 +11,17 @@ qemu-system-x86 qemu-utils busybox-static libfuse3-dev fio"
 PKGS_BENCH="gnuplot-nox dwarves"
 # checkpatch.pl's SPDX check needs ply and git; C=2 needs sparse.
 PKGS_CHECK="sparse python3-ply python3-git"
+# make deb: the kernel build, and bindeb-pkg's dpkg-buildpackage, kmod
+# (modules) and rsync (the headers package).
+PKGS_DEB="linux-source-6.12 build-essential gcc make flex bison bc libelf-dev
+libssl-dev cpio xz-utils patch ccache dpkg-dev kmod rsync"
 
 case ${1:-test} in
 test) want=$PKGS_TEST ;;
 bench) want="$PKGS_TEST $PKGS_BENCH" ;;
 check) want="$PKGS_TEST $PKGS_CHECK" ;;
-*) die "deps.sh: unknown set '$1' (test, bench, check)" ;;
+deb) want=$PKGS_DEB ;;
+*) die "deps.sh: unknown set '$1' (test, bench, check, deb)" ;;
 esac
 
 missing=

@@ -45,21 +45,9 @@ log=$BUILD/logs/kconfig-$(tree_name)-$CONFIG.log
 	die "config failed (log: $log)"
 }
 
-# Every option a fragment asks for must be in the final .config; where two
-# fragments set one option, the later one's value (merge_config.sh's rule).
+# Every option a fragment asks for must be in the final .config.
 # shellcheck disable=SC2086
-bad=$(cat $frags | sed -n -e 's/^\(CONFIG_[A-Za-z0-9_]*=.*\)$/\1/p' \
-	-e 's/^# \(CONFIG_[A-Za-z0-9_]*\) is not set$/# \1 is not set/p' |
-	awk '{ o = $0; sub(/^# /, "", o); sub(/[= ].*/, "", o); last[o] = $0; if (!(o in seen)) { seen[o] = 1; order[n++] = o } }
-		END { for (i = 0; i < n; i++) print last[order[i]] }' |
-	while IFS= read -r want; do
-		case $want in
-		'#'*) opt=${want#\# }; opt=${opt%% *}
-			grep -q "^$opt=" "$tmp/.config" && echo "  $want (got $(grep "^$opt=" "$tmp/.config"))" ;;
-		*) grep -qxF "$want" "$tmp/.config" ||
-			echo "  $want (got $(grep "^${want%%=*}=" "$tmp/.config" || echo 'not set'))" ;;
-		esac
-	done)
+bad=$(config_missing "$tmp/.config" $frags)
 if [ -n "$bad" ]; then
 	echo "$bad" >&2
 	die "options above did not stick in the $CONFIG config (a dependency is missing)"

@@ -125,3 +125,51 @@ run_manifest() {
 		printf 'host\t%s CPUs, %s\n' "$(nproc)" "$(uname -r)"
 	} >"$_dir/run-manifest.tsv"
 }
+
+# progress_start LOG WHAT: every $PROGRESS_S seconds (default 30), print
+# on stderr the time so far and the objects compiled, from LOG (a kernel
+# build's make output), until progress_stop or the end of the script.
+# progress_check: die unless PROGRESS_S is a number of seconds; call it
+# before changing anything.
+progress_check() {
+	_every=${PROGRESS_S:-30}
+	case $_every in '' | *[!0-9]* | 0) die "PROGRESS_S='$_every': seconds (> 0) expected" ;; esac
+}
+progress_start() {
+	_plog=$1 _pwhat=$2
+	progress_check
+	_pt0=$(date +%s)
+	_ppid=$$
+	(
+		n=0
+		while sleep 1 && kill -0 "$_ppid" 2>/dev/null; do
+			n=$((n + 1))
+			[ $((n % _every)) -eq 0 ] || continue
+			note "$_pwhat: $(($(date +%s) - _pt0)) s, $(grep -c '^  CC ' "$_plog") objects compiled (log: $_plog)" >&2
+		done
+	) >/dev/null &
+	_tick=$!
+	trap 'kill "$_tick" 2>/dev/null' EXIT
+	trap 'exit 130' INT TERM
+}
+progress_stop() { kill "$_tick" 2>/dev/null; }
+
+# config_missing CONFIG FRAG...: the options the fragments ask for that
+# CONFIG (a .config) does not have, one per line; where two fragments set
+# one option, the later one's value (merge_config.sh's rule).
+config_missing() {
+	_cfg=$1
+	shift
+	cat "$@" | sed -n -e 's/^\(CONFIG_[A-Za-z0-9_]*=.*\)$/\1/p' \
+		-e 's/^# \(CONFIG_[A-Za-z0-9_]*\) is not set$/# \1 is not set/p' |
+		awk '{ o = $0; sub(/^# /, "", o); sub(/[= ].*/, "", o); last[o] = $0; if (!(o in seen)) { seen[o] = 1; order[n++] = o } }
+			END { for (i = 0; i < n; i++) print last[order[i]] }' |
+		while IFS= read -r want; do
+			case $want in
+			'#'*) opt=${want#\# }; opt=${opt%% *}
+				grep -q "^$opt=" "$_cfg" && echo "  $want (got $(grep "^$opt=" "$_cfg"))" ;;
+			*) grep -qxF "$want" "$_cfg" ||
+				echo "  $want (got $(grep "^${want%%=*}=" "$_cfg" || echo 'not set'))" ;;
+			esac
+		done
+}

@@ -308,6 +308,17 @@ grep -q "^error: PROGRESS_S='x'" "$tmp/kb/err" || rc="$rc (no message)"
 [ -e "$tmp/kb/made" ] && rc="$rc (make ran)"
 expect build.rejects_bad_progress 1 "$rc" "$(head -n 1 "$tmp/kb/err")"
 
+# --- make deb: a KCONFIG that is no file, or no x86_64 configuration, is
+# refused with a message before anything is set up
+for c in missing:"$tmp/no-such-config" not_x86_64:"$here/manifest/base/guest/results.tsv"; do
+	n=${c%%:*}
+	BUILD=$tmp/deb KCONFIG=${c#*:} "$S/deb.sh" >"$tmp/deb.out" 2>&1
+	rc=$?
+	grep -q "^error: KCONFIG=" "$tmp/deb.out" || rc="$rc (no message)"
+	[ -e "$tmp/deb" ] && rc="$rc (it set up $tmp/deb)"
+	expect "deb.rejects_kconfig_$n" 1 "$rc" "$(head -n 1 "$tmp/deb.out")"
+done
+
 # --- the field kit refuses before it changes anything: a user who is not
 # root, and this host's kernel, which lacks the series (were it to have
 # it, the check could not run here: a FAIL row says so)
