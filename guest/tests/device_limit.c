@@ -595,7 +595,7 @@ static int check_disk(const struct scenario *sc, struct disk *d)
 				    cg_ino ? "a cgroup's wb: at least its DirtyThresh only" : "exact",
 				    RACED_MAX, raced_kb);
 		snprintf(name, sizeof(name), "device_limit.%s.%s_held_at_limit", sc->name, who);
-		fails += held_check(name, fed, above, worst, dirty[SAMPLES - 1], "the limit");
+		fails += held_check(name, fed, above, worst, dirty[SAMPLES - 1], "limit");
 		/* max_bytes and min_bytes are kept as ratios, 1/10000 steps */
 		if (d->max_kb) {
 			snprintf(name, sizeof(name), "device_limit.%s.%s_limit_within_max",
