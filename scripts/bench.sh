@@ -5,7 +5,7 @@
 # plots. results/latest points at the newest run.
 . "$(dirname "$0")/lib.sh"
 # The whole bench is one boot: a longer bound than a test run's.
-TIMEOUT=${TIMEOUT:-3600}
+TIMEOUT=${TIMEOUT:-5400}
 export TIMEOUT
 check_patches_var
 check_config_var

@@ -152,10 +152,11 @@ if selected bench_smoke && entries test | grep -qx bench_smoke &&
 	! awk -F'\t' '$1 == "bench_smoke" && $2 == "SKIP" { f = 1 } END { exit !f }' "$guest"; then
 	plan=$(env -i PATH="$PATH" PDDT_QUICK=1 PDDT_LIST=1 sh "$TOP/guest/bench/run")
 	[ -n "$plan" ] || fail bench_smoke_plan "PDDT_QUICK=1 PDDT_LIST=1 guest/bench/run listed no runs"
-	while read -r rep sc arg mode; do
+	while read -r rep sc arg mode prof; do
 		[ -n "$sc" ] || continue
 		label=$sc
-		[ "$arg" = - ] || label="$sc $arg"
+		[ "$arg" = - ] || label="$label $arg"
+		[ "$prof" = usb ] || label="$label $prof"
 		r=$(printf %s "$label" | tr -c 'A-Za-z0-9_' '_').$mode
 		n_run=$((n_run + 1))
 		has_row "$guest" "bench_smoke.$r" ||

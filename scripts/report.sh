@@ -169,16 +169,20 @@ plots() {
 	if [ -f inter_process-latency.csv ]; then
 		for w in saver ticker; do
 			for m in $(awk -F, 'NR > 1 { print $1 }' inter_process-latency.csv | sort -u) idle; do
-				if [ "$m" = idle ]; then
-					awk -F, -v w="$w" 'NR > 1 && $3 == "idle" && $4 == w { print $5 }' inter_process-latency.csv
-				else
-					awk -F, -v w="$w" -v m="$m" 'NR > 1 && $1 == m && $3 == "beside_stream" && $4 == w { print $5 }' inter_process-latency.csv
-				fi | sort -g | awk '{ x[NR] = $1 } END { for (i = 1; i <= NR; i++) print x[i], i / NR }' >".cdf-$w-$m.dat"
+				phs="beside1 beside4"
+				[ "$m" != idle ] || phs=idle
+				for ph in $phs; do
+					f=".cdf-$w-$m-$ph.dat"
+					[ "$m" != idle ] || f=".cdf-$w-idle.dat"
+					awk -F, -v w="$w" -v m="$m" -v ph="$ph" '
+					NR > 1 && (m == "idle" || $1 == m) && $3 == ph && $4 == w { print $5 }' inter_process-latency.csv |
+						sort -g | awk '{ x[NR] = $1 } END { for (i = 1; i <= NR; i++) print x[i], i / NR }' >"$f"
+				done
 			done
 			gnuplot <<-EOF2
 			set terminal png size 800,450 noenhanced
 			set output "inter_process-cdf-$w.png"
-			set title "inter_process: $w write latency CDF beside a streaming writer (all reps), and idle"
+			set title "inter_process: $w write latency CDF (mode-phase, all reps; idle: every mode)"
 			set xlabel "ms"; set ylabel "fraction"; set yrange [0:1]; set logscale x; set key right bottom
 			plot for [f in system("ls .cdf-$w-*.dat")] f using 1:2 with steps title f[7+strlen("$w"):strlen(f)-4]
 			EOF2

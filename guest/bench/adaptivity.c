@@ -7,12 +7,18 @@
  * warm-up the host swaps their bandwidths (QMP block_set_io_throttle: the
  * slow disk gets the fast one's and the reverse), and each disk's share
  * (BdiDirtyThresh), limit (BdiDirtyLimit), dirty pages and bandwidth
- * estimate are sampled every 250 ms. Figures: the time from the change until
- * the slow disk's fraction of the two shares stays within 0.1 of where it
- * ends (the mean of the last fifth of the run), the time until the fast
- * disk's limit (now the slow one) stays within 25 % of where it ends, and
- * the fast disk's dirty pages against that limit after it settled. The
- * bandwidths are set back at the end.
+ * estimate are sampled every 250 ms, until both have settled or a bound
+ * (120 s, quick 30 s) has passed. Where they settle is what the mechanism
+ * makes of the new bandwidths: a disk's share of the dirty threshold
+ * follows its fraction of the writeback completions (flex_proportions,
+ * periods of 3 s), so the slow disk's fraction of the two shares goes to
+ * its fraction of what the two wrote (BdiWritten) over the last 5 s; the
+ * fast disk's limit (now the slow one) goes to max(its share, slow_bw x
+ * dirty_device_limit_ms). Figures: the time from the change until the
+ * fraction is within 0.1 of its target and the limit within 25 % of its
+ * target, each for 5 s on end (-1: not within the bound), and the fast
+ * disk's dirty pages against its limit over those last 5 s. The bandwidths
+ * are set back at the end.
  */
 #include "bench.h"
 #include "pddt.h"
@@ -23,81 +29,97 @@
 #define SLOW_F	"/mnt/slow/adaptivity.dat"
 #define FAST_F	"/mnt/fast/adaptivity.dat"
 #define WRAP	(512ULL << 20)
-#define MAXS	512
 #define TICK_MS	250
+#define HOLD_S	5	/* settled: within its tolerance for this long */
+#define MAXS	((120 + 2 + 1) * 1000 / TICK_MS)
 
-struct series {
-	double t[MAXS], frac[MAXS], fast_limit[MAXS], fast_dirty[MAXS];
-	int n;
+/* When a figure came within its tolerance and has stayed there, or -1. */
+struct settle {
+	double since;
+	double at;	/* since, once it held HOLD_S; -1 until then */
 };
 
-/* Mean of @v[from..n). */
-static double mean(const double *v, int from, int n)
+/* Track @s at time @t (from the change): @ok, within its tolerance now. */
+static void settle_track(struct settle *s, double t, int ok)
 {
-	double sum = 0;
-
-	for (int i = from; i < n; i++)
-		sum += v[i];
-	return n > from ? sum / (n - from) : 0;
-}
-
-/*
- * Seconds from the change (sample @from, t = 0) until @v stays within @tol
- * of its final value (relative to it if @rel); -1 if it never does.
- */
-static double settle_s(const struct series *s, int from, const double *v,
-		       double tol, int rel)
-{
-	double end = mean(v, s->n - s->n / 5, s->n);
-	double bound = rel ? tol * fabs(end) : tol;
-	int i = s->n;
-
-	while (i > from && fabs(v[i - 1] - end) <= bound)
-		i--;
-	if (i == s->n)
-		return -1;
-	return s->t[i] > 0 ? s->t[i] : 0;
+	if (s->at >= 0)
+		return;
+	if (!ok)
+		s->since = -1;
+	else if (s->since < 0)
+		s->since = t;
+	else if (t - s->since >= HOLD_S)
+		s->at = s->since;
 }
 
 int main(int argc, char **argv)
 {
-	static struct series s;
 	double slow_bw = pddt_disk_bps("slow"), fast_bw = pddt_disk_bps("fast");
-	double warm, before, after, t0, limit;
+	struct settle share = { -1, -1 }, limit = { -1, -1 };
+	static double ts[MAXS], frac[MAXS], dirty[MAXS], lim[MAXS], wr[MAXS][2];
+	double warm, before, bound, t0, sum[3] = { 0 };
+	long long ms = pddt_read_ll("/proc/sys/vm/dirty_device_limit_ms");
+	int swapped = 0, n, tail = 0;
 	struct bench b;
 	pid_t ps, pf;
 	FILE *csv;
-	int after0 = -1;
 
 	bench_init(&b, "adaptivity", argc, argv);
 	if (slow_bw <= 0 || fast_bw <= 0)
 		pddt_die("adaptivity needs throttled disks 'slow' and 'fast' (PDDT_BPS)");
+	if (ms < 0)
+		pddt_die("adaptivity: cannot read vm.dirty_device_limit_ms");
 	warm = bench_len(&b, 10, 6);
 	before = bench_len(&b, 2, 2);
-	after = bench_len(&b, 20, 12);
+	bound = bench_len(&b, 120, 30);
+	if (!ms)	/* no device limits in this mode: nothing to settle */
+		limit.at = 0;
 
 	ps = pddt_stream_start(SLOW_F, 0xada9, WRAP, 64 << 10, NULL);
 	pf = pddt_stream_start(FAST_F, 0xada9, WRAP, 1 << 20, NULL);
 	sleep(warm);
 	csv = bench_csv(&b, "share", "t,disk,dirty_kb,thresh_kb,limit_kb,bw_kbps");
 	t0 = pddt_now() + before;
-	while (pddt_now() - t0 < after && s.n < MAXS) {
-		double t = pddt_now() - t0;
+	for (n = 0; n < MAXS; n++) {
+		double t = pddt_now() - t0, target;
 		struct bench_disk sd, fd;
 
-		if (after0 < 0 && t >= 0) {
+		if (t >= bound || (share.at >= 0 && limit.at >= 0))
+			break;
+		if (!swapped && t >= 0) {
 			pddt_host_throttle("slow", fast_bw);
 			pddt_host_throttle("fast", slow_bw);
-			after0 = s.n;
+			swapped = 1;
 		}
 		bench_sample_disk(csv, &b, t, "slow", &sd);
 		bench_sample_disk(csv, &b, t, "fast", &fd);
-		s.t[s.n] = t;
-		s.frac[s.n] = sd.thresh + fd.thresh > 0 ? sd.thresh / (sd.thresh + fd.thresh) : 0;
-		s.fast_limit[s.n] = fd.limit;
-		s.fast_dirty[s.n] = fd.dirty;
-		s.n++;
+		ts[n] = t;
+		frac[n] = sd.thresh + fd.thresh > 0 ? sd.thresh / (sd.thresh + fd.thresh) : 0;
+		dirty[n] = fd.dirty;
+		lim[n] = fd.limit;
+		wr[n][0] = sd.written;
+		wr[n][1] = fd.written;
+		if (t >= 0) {
+			int k = n > HOLD_S * 1000 / TICK_MS ? n - HOLD_S * 1000 / TICK_MS : 0;
+			double ws = wr[n][0] - wr[k][0], wf = wr[n][1] - wr[k][1];
+
+			if (ws + wf > 0)
+				settle_track(&share, t, fabs(frac[n] - ws / (ws + wf)) <= 0.1);
+			/* in kB, as the samples: bytes/s x ms / 1000 / 1024 */
+			target = fmax(fd.thresh, slow_bw * ms / 1024000.0);
+			if (ms)
+				settle_track(&limit, t, fabs(fd.limit - target) <= 0.25 * target);
+		}
 		usleep(TICK_MS * 1000);
+	}
+	/* the last HOLD_S seconds: settled, or the end of the bound */
+	for (int i = 0; i < n; i++) {
+		if (ts[i] < ts[n - 1] - HOLD_S)
+			continue;
+		sum[0] += frac[i];
+		sum[1] += dirty[i];
+		sum[2] += lim[i];
+		tail++;
 	}
 	fclose(csv);
 	pddt_stream_stop(ps);
@@ -105,16 +127,13 @@ int main(int argc, char **argv)
 	pddt_host_throttle("slow", slow_bw);
 	pddt_host_throttle("fast", fast_bw);
 
-	bench_metric(&b, "slow_share_before", mean(s.frac, 0, after0), "fraction");
-	bench_metric(&b, "slow_share_after", mean(s.frac, s.n - s.n / 5, s.n), "fraction");
-	bench_metric(&b, "share_settle", settle_s(&s, after0, s.frac, 0.1, 0), "s");
-	limit = mean(s.fast_limit, s.n - s.n / 5, s.n);
-	if (limit > 0) {	/* 0: no device limits in this mode */
-		bench_metric(&b, "fast_limit_settle",
-			     settle_s(&s, after0, s.fast_limit, 0.25, 1), "s");
-		bench_metric(&b, "fast_limit_after", limit, "kB");
+	bench_metric(&b, "share_settle", share.at, "s");
+	bench_metric(&b, "slow_share_after", sum[0] / tail, "fraction");
+	if (ms) {
+		bench_metric(&b, "fast_limit_settle", limit.at, "s");
+		bench_metric(&b, "fast_limit_after", sum[2] / tail, "kB");
 	}
-	bench_metric(&b, "fast_dirty_after", mean(s.fast_dirty, s.n - s.n / 5, s.n), "kB");
+	bench_metric(&b, "fast_dirty_after", sum[1] / tail, "kB");
 
 	bench_verify(&b, "slow", SLOW_F, 0xada9);
 	bench_verify(&b, "fast", FAST_F, 0xada9);

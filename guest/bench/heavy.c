@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * heavy - N streaming writers on one disk (ARG = N, default 4): is the
- * disk shared fairly among them, and at what total rate? Figures: Jain's
- * index of the per-task rates (1 = equal) and the total rate; per-task
- * cumulative MiB over time for the plot.
+ * disk shared fairly among them, and at what total rate? Figures, over a
+ * window of what the disk wrote (bench_window_open()): Jain's index of the
+ * per-task rates (what each write() took in; 1 = equal), and the total
+ * rate, what the disk wrote; per-task cumulative MiB over time for the
+ * plot.
  */
 #include "bench.h"
 #include "pddt.h"
@@ -18,7 +20,8 @@
 int main(int argc, char **argv)
 {
 	struct pddt_stream *st = pddt_shared(MAXN * sizeof(*st));
-	double warm, secs, t0, t, rates[MAXN], total = 0;
+	double warm, secs, t0, t, rates[MAXN];
+	struct bench_window win;
 	uint64_t b0[MAXN];
 	pid_t pid[MAXN];
 	char file[64], what[32];
@@ -31,7 +34,6 @@ int main(int argc, char **argv)
 	if (n < 1 || n > MAXN)
 		pddt_die("heavy: N must be 1..%d, not '%s'", MAXN, b.arg);
 	warm = bench_len(&b, 2, 2);
-	secs = bench_len(&b, 5, 4);
 
 	for (int i = 0; i < n; i++) {
 		snprintf(file, sizeof(file), "/mnt/slow/heavy%d.dat", i);
@@ -44,6 +46,7 @@ int main(int argc, char **argv)
 	csv = bench_csv(&b, what, "n,t,task,mib");
 	for (int i = 0; i < n; i++)
 		b0[i] = st[i].bytes;
+	secs = bench_window_open(&b, "/mnt/slow", pddt_disk_bps("slow"), 4, &win);
 	t0 = pddt_now();
 	while ((t = pddt_now() - t0) < secs) {
 		for (int i = 0; i < n; i++)
@@ -52,15 +55,15 @@ int main(int argc, char **argv)
 		usleep(500000);
 	}
 	t = pddt_now() - t0;
-	for (int i = 0; i < n; i++) {
+	for (int i = 0; i < n; i++)
 		rates[i] = (st[i].bytes - b0[i]) / t / (1 << 20);
-		total += rates[i];
-	}
 	fclose(csv);
 	snprintf(what, sizeof(what), "jain_n%d", n);
 	bench_metric(&b, what, bench_jain(rates, n), "index");
 	snprintf(what, sizeof(what), "total_rate_n%d", n);
-	bench_metric(&b, what, total, "MiB/s");
+	bench_metric(&b, what, bench_window_rate(&win), "MiB/s");
+	snprintf(what, sizeof(what), "window_n%d", n);
+	bench_metric(&b, what, secs, "s");
 
 	/* all stopped at once: one at a time, the others would go on writing */
 	t0 = pddt_now();

@@ -1,153 +1,259 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * inter_process - is a restrained writer starved by a streaming one?
+ * inter_process - is a restrained writer starved by streaming ones?
  *
- * On the slow disk two restrained writers: "saver" writes 4 MiB every
- * 1.5 s, "ticker" 256 KiB every 100 ms. Their write latencies (the time to
- * write one burst) are measured twice in the same run: on an idle system,
- * then beside a streaming writer on the same disk. Figures: p50, p99 and
- * max of each, the loaded p50 against the idle one, and the streaming
- * writer's rate.
+ * Restrained writers on the slow disk, each asking at most a quarter of its
+ * bandwidth (PDDT_BPS): "saver" writes an eighth of a second's bandwidth
+ * every 0.5 s (512 KiB at 4 MiB/s), "ticker" 64 KiB at an eighth of the
+ * bandwidth (every 125 ms at 4 MiB/s), "rate8" and "rate4" write()s of a
+ * 1024th of a second's bandwidth (4 KiB at 4 MiB/s) paced to an eighth and a
+ * quarter of it. Each runs alone in its turn, at least 30 bursts and 4 s
+ * (quick: 5 bursts and 2 s), in three phases: idle, beside one streaming
+ * writer, beside four. A writer that falls behind does not catch up: its
+ * next burst starts at once, and the pace goes on from there.
+ *
+ * Per burst (of rate8 and rate4 one write(), or 64 KiB write()s above
+ * 64 MiB/s: pddt_write_burst()): the time its write() calls took,
+ * and the time the task paused in balance_dirty_pages() meanwhile (the
+ * tracepoint's pauses), which tells throttling from waits in the filesystem.
+ * Figures per writer and phase: p50, p99 and max of both, the rate it got
+ * against the rate it asked, and each loaded p50 against the idle one; per
+ * phase, what the disk wrote (BdiWritten) over the phase.
  */
 #include "bench.h"
 #include "pddt.h"
 
 #include <fcntl.h>
-#include <signal.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define MAXB	1024
+#define MAXB	4096		/* bursts of one writer in one phase */
+#define MAXEV	(4 * MAXB)	/* its traced balance_dirty_pages calls */
+#define NSTREAM	4
+#define WRAP	(128ULL << 20)	/* each streaming writer's file */
 
 struct writer {
 	const char *name;
-	size_t burst;
-	double gap_s;
+	double burst_s;		/* a burst: this many seconds of bandwidth */
+	size_t burst_min;	/* but at least this many bytes */
+	double share;		/* of the bandwidth it asks */
 };
 
 static const struct writer writers[] = {
-	{ "saver", 4 << 20, 1.5 },
-	{ "ticker", 256 << 10, 0.1 },
+	{ "saver", 1.0 / 8, 64 << 10, 0.25 },
+	{ "ticker", 0, 64 << 10, 0.125 },
+	{ "rate8", 1.0 / 1024, 4 << 10, 0.125 },
+	{ "rate4", 1.0 / 1024, 4 << 10, 0.25 },
 };
 #define NW (int)(sizeof(writers) / sizeof(writers[0]))
 
-struct lat {
+static const struct phase {
+	const char *name;
+	int streams;
+} phases[] = { { "idle", 0 }, { "beside1", 1 }, { "beside4", NSTREAM } };
+#define NPH (int)(sizeof(phases) / sizeof(phases[0]))
+
+/* One writer's turn, filled in by the child that wrote it. */
+struct turn {
 	int n;
-	double ms[MAXB];
+	double ms[MAXB], bdp_ms[MAXB];
+	double start[MAXB], end[MAXB];	/* each burst's, pddt_now() */
+	double secs, bytes;	/* its length, what it wrote */
+	struct pddt_bdp_event ev[MAXEV];
 };
 
-/* Bursts of @w for @secs seconds; latencies into @out (shared). */
-static void restrained(const struct writer *w, double secs, struct lat *out)
+static size_t burst_bytes(const struct writer *w, double bw)
 {
-	double start, next;
-	char name[32], file[256];
+	size_t b = (size_t)(w->burst_s * bw) & ~(size_t)4095;
+
+	return b > w->burst_min ? b : w->burst_min;
+}
+
+/*
+ * Writer @w's turn: bursts into @file, paced to its share of @bw, for at
+ * least @min_n bursts and @min_s seconds, traced; exits 0, or 2 (open),
+ * 3 (write), 4 (trace).
+ */
+static void restrained(const struct writer *w, double bw, const char *file,
+		       int min_n, double min_s, struct turn *out)
+{
+	size_t burst = burst_bytes(w, bw);
+	double gap = burst / (w->share * bw), start, next;
 	uint64_t off = 0;
+	long nev, from = 0;
 	int fd;
 
-	snprintf(name, sizeof(name), "%s.dat", w->name);
-	pddt_disk_path("slow", name, file, sizeof(file));
 	fd = open(file, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	if (fd < 0)
 		_exit(2);
-	/*
-	 * The clock starts once the file is open (creating it can wait for
-	 * the journal longer than the whole phase), and every phase measures
-	 * at least one burst.
-	 */
+	if (pddt_bdp_trace_start(getpid()))
+		_exit(4);
+	/* the clock starts once the file is open: creating it can wait for the journal */
 	start = pddt_now();
 	next = start;
-	while ((!out->n || pddt_now() - start < secs) && out->n < MAXB) {
-		/* a new file region each time: every burst dirties new pages */
-		double ms = pddt_write_burst(fd, w->burst, 0x1a7e, &off);
+	while ((out->n < min_n || pddt_now() - start < min_s) && out->n < MAXB) {
+		double ms;
 
+		out->start[out->n] = pddt_now();
+		ms = pddt_write_burst(fd, burst, 0x1a7e, &off);
 		if (ms < 0)
 			_exit(3);
+		out->end[out->n] = pddt_now();
 		out->ms[out->n++] = ms;
-		next += w->gap_s;
-		while (pddt_now() < next)
-			usleep(5000);
+		next += gap;
+		if (next < pddt_now())
+			next = pddt_now();
+		pddt_sleep_until(next);
 	}
+	out->secs = pddt_now() - start;
+	out->bytes = (double)off;
 	close(fd);
-	unlink(file);
+	nev = pddt_bdp_trace_events(getpid(), out->ev, MAXEV);
+	if (nev < 0)
+		_exit(4);
+	/* only this task is traced: the calls within a burst are its write()s' */
+	for (int i = 0; i < out->n; i++)
+		out->bdp_ms[i] = pddt_bdp_paused_ms(out->ev, nev, &from, out->start[i],
+						    out->end[i]);
 	_exit(0);
 }
 
-/* Run every restrained writer for @secs; their latencies into @lat[]. */
-static void phase(struct lat *lat, double secs)
+/* p50, p99 and max of @v[@n] as figures <@pre>_p50 ..., in ms; the p50. */
+static double percentiles(const struct bench *b, const char *pre, double *v, int n)
 {
-	pid_t pid[NW];
-
-	for (int i = 0; i < NW; i++) {
-		pid[i] = fork();
-		if (!pid[i])
-			restrained(&writers[i], secs, &lat[i]);
-	}
-	for (int i = 0; i < NW; i++)
-		waitpid(pid[i], NULL, 0);
-}
-
-static void report(const struct bench *b, FILE *csv, const char *ph,
-		   const struct writer *w, struct lat *l, double *p50)
-{
+	static const double p[] = { 50, 99, 100 };
+	static const char *const name[] = { "p50", "p99", "max" };
+	double p50 = bench_percentile(v, n, 50);
 	char m[64];
 
-	for (int i = 0; i < l->n; i++)
-		fprintf(csv, "%s,%d,%s,%s,%.2f\n", b->mode, b->rep, ph, w->name, l->ms[i]);
-	*p50 = bench_percentile(l->ms, l->n, 50);
-	snprintf(m, sizeof(m), "%s_%s_p50", w->name, ph);
-	bench_metric(b, m, *p50, "ms");
-	snprintf(m, sizeof(m), "%s_%s_p99", w->name, ph);
-	bench_metric(b, m, bench_percentile(l->ms, l->n, 99), "ms");
-	snprintf(m, sizeof(m), "%s_%s_max", w->name, ph);
-	bench_metric(b, m, bench_percentile(l->ms, l->n, 100), "ms");
+	for (int i = 0; i < 3; i++) {
+		snprintf(m, sizeof(m), "%s_%s", pre, name[i]);
+		bench_metric(b, m, bench_percentile(v, n, p[i]), "ms");
+	}
+	return p50;
+}
+
+/* Writer @w's turn in phase @ph: its bursts to @csv, its figures; its p50. */
+static double report(const struct bench *b, FILE *csv, const struct phase *ph,
+		     const struct writer *w, double bw, struct turn *t)
+{
+	char pre[64], m[80];
+	double p50;
+
+	for (int i = 0; i < t->n; i++)
+		fprintf(csv, "%s,%d,%s,%s,%.2f,%.1f\n", b->mode, b->rep, ph->name,
+			w->name, t->ms[i], t->bdp_ms[i]);
+	snprintf(pre, sizeof(pre), "%s_%s", w->name, ph->name);
+	p50 = percentiles(b, pre, t->ms, t->n);
+	snprintf(m, sizeof(m), "%s_bdp", pre);
+	percentiles(b, m, t->bdp_ms, t->n);
+	snprintf(m, sizeof(m), "%s_rate_vs_asked", pre);
+	bench_metric(b, m, t->bytes / t->secs / (w->share * bw), "ratio");
+	return p50;
+}
+
+/* Writer @w's turn, in a child; dies if the child failed. */
+static void turn(const struct bench *b, const struct writer *w, double bw,
+		 const char *file, struct turn *t)
+{
+	int st = 0;
+	pid_t pid;
+
+	memset(t, 0, sizeof(*t));
+	pid = fork();
+	if (pid < 0)
+		pddt_die("inter_process: fork: %m");
+	if (!pid)
+		restrained(w, bw, file, b->quick ? 5 : 30, bench_len(b, 4, 2), t);
+	waitpid(pid, &st, 0);
+	if (!WIFEXITED(st) || WEXITSTATUS(st))
+		pddt_die("inter_process: %s %s (status 0x%x: 2 open, 3 write, 4 the trace: unreadable, dropped events or over %d calls)",
+			 w->name, file, st, MAXEV);
 }
 
 int main(int argc, char **argv)
 {
-	struct lat *idle = pddt_shared(NW * sizeof(*idle));
-	struct lat *busy = pddt_shared(NW * sizeof(*busy));
-	struct pddt_stream *st = pddt_shared(sizeof(*st));
-	double idle_s, secs, warm, t0, bytes0, rate;
-	char stream_f[256];
+	struct turn *t = pddt_shared(sizeof(*t));
+	double bw = pddt_disk_bps("slow"), idle_p50[NW], warm;
+	char stream_f[NSTREAM][256], file[NW][256], dir[256];
+	pid_t stream[NSTREAM];
+	int running = 0, died = 0;
 	struct bench b;
 	FILE *csv;
-	pid_t heavy;
 
 	bench_init(&b, "inter_process", argc, argv);
-	pddt_disk_path("slow", "streaming.dat", stream_f, sizeof(stream_f));
-	/* idle latencies are steady; beside the stream, stalls of seconds */
-	idle_s = bench_len(&b, 8, 6);
-	secs = bench_len(&b, 12, 6);
+	if (bw <= 0)
+		pddt_die("inter_process needs the slow disk's bandwidth (PDDT_BPS)");
 	warm = bench_len(&b, 8, 5);
+	pddt_disk_path("slow", "", dir, sizeof(dir));
+	for (int i = 0; i < NSTREAM; i++) {
+		char name[32];
 
-	phase(idle, idle_s);
-	sync();
-	heavy = fork();
-	if (!heavy)
-		pddt_stream_writer(stream_f, 0x57ea, 0, 1 << 20, st);
-	sleep(warm);
-	bytes0 = st->bytes;
-	t0 = pddt_now();
-	phase(busy, secs);
-	rate = (st->bytes - bytes0) / (pddt_now() - t0) / (1 << 20);
-	kill(heavy, SIGTERM);
-	waitpid(heavy, NULL, 0);
-	bench_verify(&b, "streaming", stream_f, 0x57ea);
-	unlink(stream_f);
-
-	csv = bench_csv(&b, "latency", "phase,writer,ms");
+		snprintf(name, sizeof(name), "streaming%d.dat", i);
+		pddt_disk_path("slow", name, stream_f[i], sizeof(stream_f[i]));
+	}
 	for (int i = 0; i < NW; i++) {
-		double pi, pb;
+		char name[32];
+
+		snprintf(name, sizeof(name), "%s.dat", writers[i].name);
+		pddt_disk_path("slow", name, file[i], sizeof(file[i]));
+	}
+	csv = bench_csv(&b, "latency", "phase,writer,ms,bdp_ms");
+	for (int p = 0; p < NPH; p++) {
+		const struct phase *ph = &phases[p];
+		struct pddt_wb_sample s0, s1;
+		double t0;
 		char m[64];
 
-		report(&b, csv, "idle", &writers[i], &idle[i], &pi);
-		report(&b, csv, "beside_stream", &writers[i], &busy[i], &pb);
-		snprintf(m, sizeof(m), "%s_p50_vs_idle", writers[i].name);
-		bench_metric(&b, m, pi > 0 ? pb / pi : 0, "ratio");
+		while (running < ph->streams) {
+			stream[running] = pddt_stream_start(stream_f[running], 0x57ea + running,
+							    WRAP, 1 << 20, NULL);
+			running++;
+		}
+		if (ph->streams)
+			sleep(warm);
+		if (pddt_wb_sample(dir, 0, &s0))
+			pddt_die("inter_process: no bdi stats for %s", dir);
+		t0 = pddt_now();
+		for (int i = 0; i < NW; i++) {
+			double p50;
+
+			turn(&b, &writers[i], bw, file[i], t);
+			p50 = report(&b, csv, ph, &writers[i], bw, t);
+			if (!ph->streams)
+				idle_p50[i] = p50;
+			else if (idle_p50[i] > 0) {
+				snprintf(m, sizeof(m), "%s_p50_vs_idle_%s", writers[i].name,
+					 ph->name);
+				bench_metric(&b, m, p50 / idle_p50[i], "ratio");
+			}
+			/* the last phase's files are read back below */
+			if (p < NPH - 1)
+				unlink(file[i]);
+		}
+		pddt_wb_sample(dir, 0, &s1);
+		snprintf(m, sizeof(m), "disk_written_%s", ph->name);
+		bench_metric(&b, m, (s1.written - s0.written) / 1024.0 / (pddt_now() - t0),
+			     "MiB/s");
 	}
 	fclose(csv);
-	bench_metric(&b, "streaming_rate", rate, "MiB/s");
+	for (int i = 0; i < running; i++)
+		died += !pddt_stream_stop(stream[i]);
+	if (died)
+		pddt_die("inter_process: %d streaming writers died", died);
+	for (int i = 0; i < running; i++) {
+		char what[32];
+
+		snprintf(what, sizeof(what), "streaming%d", i);
+		bench_verify(&b, what, stream_f[i], 0x57ea + i);
+		unlink(stream_f[i]);
+	}
+	for (int i = 0; i < NW; i++) {
+		bench_verify(&b, writers[i].name, file[i], 0x1a7e);
+		unlink(file[i]);
+	}
 	sync();
 	return 0;
 }

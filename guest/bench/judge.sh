@@ -1,6 +1,8 @@
 #!/bin/sh
 # /bench/judge DIR: judge a bench run for make test (bench_smoke), from
-# DIR/runs.tsv (rep, scenario, argument, mode), DIR/failures.tsv (label,
+# DIR/runs.tsv (rep, scenario, argument, mode, and the queue profile: none
+# or usb, the default, or another, whose figures are the scenario's
+# <scenario>_<profile>), DIR/failures.tsv (label,
 # mode, rep, why) and DIR/summary.tsv (scenario, mode, rep, metric, value,
 # unit). One line per run: PREFIX.<label>.<mode> (PREFIX: $PDDT_JUDGE, or
 # bench_smoke), with .rREP after the mode for repetitions after the
@@ -26,9 +28,13 @@ must_report() {
 	exit 1
 }
 fails=0
-while IFS='	' read -r rep sc arg mode; do
+while IFS='	' read -r rep sc arg mode prof; do
 	label=$sc
-	[ "$arg" = - ] || label="$sc $arg"
+	[ "$arg" = - ] || label="$label $arg"
+	case $prof in
+	'' | usb) ;;
+	*) label="$label $prof" sc=${sc}_$prof ;;
+	esac
 	verdict=$(awk -F'\t' -v sc="$sc" -v lb="$label" -v mo="$mode" -v rep="$rep" \
 		-v must="$(must_report "$sc")" '
 		FILENAME ~ /failures.tsv$/ { if ($1 == lb && $2 == mo && $3 == rep) why = $4; next }

@@ -17,10 +17,17 @@ static const char *bench_dir(void)
 void bench_init(struct bench *b, const char *scenario, int argc, char **argv)
 {
 	const char *q = getenv("PDDT_QUICK"), *v = getenv("PDDT_VERIFY");
+	const char *prof = getenv("PDDT_PROFILE");
+	static char name[64];
 
 	if (argc < 3 || argc > 4 || atoi(argv[2]) < 1)
 		pddt_die("usage: %s MODE REP [ARG] (REP from 1)", scenario);
-	b->scenario = scenario;
+	/* a queue profile other than the default: its figures apart */
+	if (prof && *prof && strcmp(prof, "usb"))
+		snprintf(name, sizeof(name), "%s_%s", scenario, prof);
+	else
+		snprintf(name, sizeof(name), "%s", scenario);
+	b->scenario = name;
 	b->mode = argv[1];
 	b->rep = atoi(argv[2]);
 	b->arg = argc == 4 ? argv[3] : NULL;
@@ -66,6 +73,38 @@ FILE *bench_csv(const struct bench *b, const char *what, const char *header)
 double bench_len(const struct bench *b, double full, double quick)
 {
 	return b->quick ? quick : full;
+}
+
+double bench_window_open(const struct bench *b, const char *path, double bps,
+			 double quick_s, struct bench_window *w)
+{
+	struct pddt_wb_sample s;
+	double hold;
+
+	snprintf(w->path, sizeof(w->path), "%s", path);
+	if (pddt_wb_sample(w->path, 0, &s))
+		pddt_die("no bdi stats for %s", w->path);
+	w->t0 = pddt_now();
+	w->written0 = s.written;
+	if (bps <= 0)
+		bps = s.bw * 1024.0;
+	hold = (s.limit > 0 ? s.limit : s.thresh) * 1024.0;
+	w->secs = 20;
+	if (bps > 0 && 2 * hold / bps > w->secs)
+		w->secs = 2 * hold / bps;
+	if (b->quick)
+		w->secs = quick_s;
+	return w->secs;
+}
+
+double bench_window_rate(const struct bench_window *w)
+{
+	struct pddt_wb_sample s;
+
+	pddt_sleep_until(w->t0 + w->secs);
+	if (pddt_wb_sample(w->path, 0, &s))
+		pddt_die("no bdi stats for %s", w->path);
+	return (s.written - w->written0) / 1024.0 / (pddt_now() - w->t0);
 }
 
 void bench_data_intact(const struct bench *b, const char *what, const char *file,
@@ -127,6 +166,7 @@ void bench_sample_disk(FILE *csv, const struct bench *b, double t, const char *n
 	d->thresh = s.thresh;
 	d->limit = s.limit;
 	d->bw = s.bw;
+	d->written = s.written;
 	fprintf(csv, "%s,%d,%.2f,%s,%.0f,%.0f,%.0f,%.0f\n", b->mode, b->rep, t, name,
 		d->dirty, d->thresh, d->limit, d->bw);
 }

@@ -2,7 +2,9 @@
 /*
  * bench.h - what every bench scenario shares. A scenario program is run as
  *   /bench/<scenario> MODE REP [ARG]
- * with the mode's sysctls already set by /bench/run. It writes one row per
+ * with the mode's sysctls already set by /bench/run, and the slow disks'
+ * queue profile ($PDDT_PROFILE: usb, the default, or virtio; a scenario
+ * run with virtio reports as <scenario>_virtio). It writes one row per
  * figure to $PDDT_BENCH/summary.tsv:
  *   scenario  mode  rep  metric  value  unit
  * and its time series to $PDDT_BENCH/<scenario>-<what>.csv, one row per
@@ -52,6 +54,7 @@ void bench_verify(const struct bench *b, const char *what, const char *file,
  */
 struct bench_disk {
 	double dirty, thresh, limit, bw;
+	double written;		/* BdiWritten */
 };
 /*
  * Sample disk @name (its directory: pddt_disk_path()) into @d, and append it to @csv
@@ -60,6 +63,28 @@ struct bench_disk {
  */
 void bench_sample_disk(FILE *csv, const struct bench *b, double t, const char *name,
 		       struct bench_disk *d);
+
+/*
+ * A window over which a throughput figure is what a device wrote (its
+ * BdiWritten), not what the page cache took in.
+ */
+struct bench_window {
+	char path[256];		/* a file or directory on the device */
+	double t0, secs;
+	long long written0;	/* kB */
+};
+/*
+ * Open a window on the device that holds @path, whose bandwidth is @bps
+ * bytes/s (<= 0: its estimate), and return its length: @quick_s in the
+ * quick bench; else at least 20 s, and twice the time the device takes to
+ * write what it may hold (its DirtyLimit, or its DirtyThresh where it has
+ * none), so that the pages dirtied before the window opened are at most
+ * half of what it writes in it. Dies if the device has no bdi stats.
+ */
+double bench_window_open(const struct bench *b, const char *path, double bps,
+			 double quick_s, struct bench_window *w);
+/* Sleep until @w ends; what its device wrote in it, in MiB/s. */
+double bench_window_rate(const struct bench_window *w);
 
 /* Percentile @p (0..100) of @n values, sorting them in place. */
 double bench_percentile(double *v, int n, double p);

@@ -44,6 +44,8 @@ void pddt_sort(double *v, size_t n);
 
 /* Monotonic time in seconds. */
 double pddt_now(void);
+/* Sleep until pddt_now() reaches @t (at once if it has). */
+void pddt_sleep_until(double t);
 
 /* Read a whole small file into @buf (NUL-terminated); returns length or -1. */
 ssize_t pddt_read_file(const char *path, char *buf, size_t size);
@@ -207,10 +209,30 @@ struct pddt_bdp_trace {
 	long max_pause_ms;	/* the longest single pause */
 	long max_wait_ms;	/* the longest paused + pause of one call */
 };
-/* Clear the trace and trace @pid's calls only. 0 or -errno. */
+/*
+ * Clear the trace and trace @pid's calls only, timed by CLOCK_MONOTONIC
+ * (pddt_now()'s clock) until stopped. 0 or -errno.
+ */
 int pddt_bdp_trace_start(pid_t pid);
 /* Stop tracing and sum up @pid's calls into @t. */
 void pddt_bdp_trace_stop(pid_t pid, struct pddt_bdp_trace *t);
+/* One traced call: when (pddt_now()'s clock) and the pause it took. */
+struct pddt_bdp_event {
+	double t;
+	long pause_ms;
+};
+/*
+ * Stop tracing; @pid's calls, in time order, into @ev: their number, or -1
+ * if the trace cannot be read, dropped events or held more than @max.
+ */
+long pddt_bdp_trace_events(pid_t pid, struct pddt_bdp_event *ev, long max);
+/*
+ * The time the calls among @ev[*@from..@n) made between @t0 and @t1 paused
+ * (their positive pauses), in ms. *@from advances to the first call at or
+ * after @t0: intervals asked in time order cost one pass over @ev in all.
+ */
+double pddt_bdp_paused_ms(const struct pddt_bdp_event *ev, long n, long *from,
+			  double t0, double t1);
 
 /* --- stacked devices --- */
 /*

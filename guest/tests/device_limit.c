@@ -286,7 +286,7 @@ static void set_checked_limits(const struct scenario *sc, struct disk *d)
 }
 
 /*
- * The samples of @d whose DirtyLimit is not mechanism_limit() (for a
+ * The samples of @d whose DirtyLimit is not mechanism_limit() at @ms (for a
  * cgroup's wb, whose terms are not all shown: below its DirtyThresh, the
  * lower of its two shares); the largest difference into *@worst. One
  * read of wb_stats computes the share and reads the bandwidth estimate
@@ -300,14 +300,13 @@ static void set_checked_limits(const struct scenario *sc, struct disk *d)
  * off in most samples.
  */
 #define RACED_MAX	2
-static int limit_mismatches(const struct scenario *sc, const struct disk *d,
-			    long long *worst)
+static int limit_mismatches(int ms, const struct disk *d, long long *worst)
 {
 	int n = 0;
 
 	*worst = 0;
 	for (const struct sample *s = d->s; s < d->s + SAMPLES; s++) {
-		long long want = mechanism_limit(s, sc->ms);
+		long long want = mechanism_limit(s, ms);
 		long long diff = llabs(s->limit - want);
 		int off = s->cap >= 0 ? diff != 0 : s->limit < s->thresh;
 
@@ -492,13 +491,20 @@ static long long window_dev_kb(const struct disk *d)
  * block device wrote over the samples. Between completions only
  * limit_bandwidth_cap() lowers it, to twice the pages in flight over the
  * time since the last completion; every page the device wrote in that time
- * is still in flight, so the cap stays above twice the device's rate. At a
- * completion the estimate is the pages completed over the whole time since
- * the last one, averaged over the period; ext4 completes a batch only once
- * the journal commits, so that reads below the device's rate too, by how
- * far behind the completions run: the median over 12 s ranged from 0.81
- * to 6.9 times the device's rate in 7 rounds (make run, the bandwidth
- * scenario, and make test). Half is under that spread. There is no upper
+ * is still in flight, so the cap stays above twice the device's rate. An
+ * update after a completion measures the pages completed over the whole
+ * time since the last one, averaged over the period; ext4 completes a batch
+ * only once the journal commits, so that reads below the device's rate too,
+ * by how far behind the completions run. And updates come only from a
+ * writer past the freerun ceiling, do_writepages() and the end of an
+ * inode's writeback: while the writer waits in ext4 and the flusher for
+ * the journal, the estimate stays what it was (580 kB/s for the whole
+ * 12 s window of CI run 20261206-023336, the device writing 1156 kB/s).
+ * The median over 12 s ranged from 0.50 to 11.8 times the device's rate in
+ * 12 rounds (make run, the bandwidth scenario, make test and CI runs).
+ * Half is at the low end of that spread: a stale estimate can fail it;
+ * updating the estimate as batches complete is the kernel's to do, not
+ * this bound's to hide. There is no upper
  * bound here: a journal commit may complete megabytes written over many
  * seconds at once, and the estimate then stays high until the next
  * completion (the limit_follows_bandwidth check bounds the limit itself).
@@ -586,7 +592,7 @@ static int check_disk(const struct scenario *sc, struct disk *d)
 					    max_limit, max_bw);
 			fails += estimate_check(sc, d, bw[SAMPLES / 2], avg_bw[SAMPLES / 2]);
 		}
-		raced = limit_mismatches(sc, d, &raced_kb);
+		raced = limit_mismatches(sc->ms, d, &raced_kb);
 		snprintf(name, sizeof(name), "device_limit.%s.%s_limit_is_share_or_floor",
 			 sc->name, who);
 		fails += pddt_check(name, raced <= RACED_MAX,
@@ -625,6 +631,13 @@ static int check_disk(const struct scenario *sc, struct disk *d)
 		fails += pddt_check(name, fed > 0,
 				    "held_at_limit on stock, against the limit the defaults would set: %d of %d samples fed above it (%d above it), the worst at %.2fx what the limit allows",
 				    fed, SAMPLES, above, worst);
+		/* and of limit_is_share_or_floor */
+		raced = limit_mismatches(ON_MS, d, &raced_kb);
+		snprintf(name, sizeof(name),
+			 "device_limit.%s.%s_limit_is_share_or_floor_fails_on_stock", sc->name, who);
+		fails += pddt_check(name, raced > RACED_MAX,
+				    "limit_is_share_or_floor on stock, at %d ms: DirtyLimit not max(share, floor) in %d of %d samples (more than %d), off by at most %lld kB",
+				    ON_MS, raced, SAMPLES, RACED_MAX, raced_kb);
 	}
 	return fails;
 }

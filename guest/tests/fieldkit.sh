@@ -4,7 +4,7 @@
 # form (--minutes 1 --quick, one repetition). The sysctls start at values
 # of neither mode, so that putting them back shows:
 #  - bad input (a missing or unknown argument, bad minutes, a missing
-#    directory, both directories on one device) is refused with its
+#    directory, both directories on one device, no tracefs) is refused with its
 #    message, creates no output and changes no sysctl;
 #  - a run sent SIGTERM mid-scenario exits 130, puts the sysctls back,
 #    leaves no file of its own and no scenario process;
@@ -54,7 +54,7 @@ state() { echo "$(cat "$V/dirty_task_scale") $(cat "$V/dirty_device_limit_ms")";
 [ "$(state)" = "$want" ] || { res preset FAIL "sysctls read '$(state)', not '$want'"; exit 1; }
 # the kit's own files left in the two directories, and its processes
 leftover() {
-	ls /mnt/fast /mnt/slow | grep -E '^(inter_device|saver|ticker|streaming|pddt-field-bw)\.dat$'
+	ls /mnt/fast /mnt/slow | grep -E '^(inter_device|saver|ticker|rate[48]|streaming[0-3]?|pddt-field-bw)\.dat$'
 	pgrep -f '/fieldkit/bin/' >/dev/null && echo "a scenario process"
 }
 
@@ -72,6 +72,15 @@ bad unknown_argument 2 "unknown argument" --fast /mnt/fast --slow /mnt/slow --bo
 bad bad_minutes 2 "whole number" --fast /mnt/fast --slow /mnt/slow --minutes x
 bad missing_directory 1 "not a writable directory" --fast /mnt/fast --slow /mnt/nosuch
 bad one_device 1 "same device" --fast /mnt/fast --slow /mnt/fast/lost+found
+# the kit traces balance_dirty_pages (inter_process): without tracefs, refused
+if umount /sys/kernel/tracing; then
+	bad no_tracefs 1 "mount tracefs" --fast /mnt/fast --slow /mnt/slow
+	mount -t tracefs tracefs /sys/kernel/tracing
+	[ -e /sys/kernel/tracing/trace ]
+	check tracefs_mounted_again $? "tracefs back at /sys/kernel/tracing"
+else
+	check rejects_no_tracefs 1 "cannot unmount /sys/kernel/tracing to try it"
+fi
 
 # interrupted once its first scenario's writer has begun (bounded wait)
 "$K" --fast /mnt/fast --slow /mnt/slow --minutes 1 --quick --out "$R/interrupted" \

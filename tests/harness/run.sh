@@ -261,6 +261,12 @@ smoke judge_fails_a_writer_that_stopped 1 "sed -i '/fuse_writers_ran/s/\t1\tbool
 smoke judge_fails_a_run_without_figures 1 "sed -i '/^inter_device\toff/d' summary.tsv"
 smoke judge_fails_a_run_with_zero_checks 1 "sed -i '/^inter_device\toff\t1\t.*_data_intact/d' summary.tsv"
 smoke judge_fails_hotpath_without_its_figures 1 "sed -i '/^hotpath\ton\t1\tcpu_per_dirtied_page/d' summary.tsv"
+# a run with the slow disks' virtio queue reports as <scenario>_virtio
+smoke judge_passes_a_profile 0 "printf '1\tinter_device\t-\ton\tvirtio\n' >>runs.tsv &&
+	printf 'inter_device_virtio\ton\t1\tfast_data_intact\t1\tbool\n' >>summary.tsv"
+grep -q '^bench_smoke\.inter_device_virtio\.on	PASS	' "$tmp/judged"
+expect bench_smoke.judge_names_the_profile 0 $? "$(grep virtio "$tmp/judged")"
+smoke judge_fails_a_profile_without_its_figures 1 "printf '1\tinter_device\t-\ton\tvirtio\n' >>runs.tsv"
 smoke judge_fails_no_runs 1 ": >runs.tsv"
 smoke judge_fails_no_summary 1 "rm summary.tsv"
 
