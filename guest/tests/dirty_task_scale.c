@@ -212,8 +212,7 @@ static void light_writer(const char *file, uint64_t seed, pid_t heavy,
 			out->heavy_kb[b] = out->heavy->bytes / 1024.0;
 		}
 		next += BURST_GAP_MS / 1000.0;
-		while (pddt_now() < next)
-			usleep(10000);
+		pddt_sleep_until(next);
 	}
 	close(fd);
 	_exit(0);
