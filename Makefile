@@ -12,11 +12,12 @@ TESTS ?=
 CMD ?=
 APPEND ?=
 QUICK ?= 0
+FULL ?= 0
 FIO ?=
 KCONFIG ?=
 # CMD is shell text for the guest: kept as written (make would expand $x).
 override CMD := $(value CMD)
-export PATCHES CONFIG DISKS TIMEOUT MEM SMP TESTS CMD APPEND QUICK FIO KCONFIG
+export PATCHES CONFIG DISKS TIMEOUT MEM SMP TESTS CMD APPEND QUICK FULL FIO KCONFIG
 
 S := scripts
 
@@ -41,7 +42,8 @@ help:
 	@echo '  make check-series  checkpatch --strict, every prefix builds, no new'
 	@echo '                   W=1/sparse warnings (slow: builds each prefix)'
 	@echo '  make bench       the bench: scenarios off vs on in one boot, 3 reps;'
-	@echo '                   results/<run>/report.md with plots (QUICK=1: short)'
+	@echo '                   results/<run>/report.md with plots (the default plan,'
+	@echo '                   at most 30 min; FULL=1: every scenario; QUICK=1: short)'
 	@echo '  make clean       remove build/ (the ccache stays)'
 	@echo 'Variables:'
 	@echo '  PATCHES=series|none  patches/series applied, or stock 6.12 (default series)'
@@ -54,7 +56,8 @@ help:
 	@echo '  TIMEOUT=SECONDS      host-side bound on one boot (default 1800; debug 3600, bench 5400)'
 	@echo '  MEM=MiB SMP=N        guest memory and vCPUs (default $(MEM), $(SMP))'
 	@echo '  APPEND="..."         extra kernel command line'
-	@echo '  QUICK=0|1            make bench: the short mode (1 rep, shorter runs)'
+	@echo '  QUICK=0|1            make bench: the short plan (1 rep, shorter runs)'
+	@echo '  FULL=0|1             make bench: the full plan (every scenario and profile)'
 	@echo '  KCONFIG=FILE         make deb: the configuration to start from'
 
 test:

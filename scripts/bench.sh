@@ -1,5 +1,5 @@
 #!/bin/sh
-# `make bench [QUICK=1]`: set up, build the patched kernel and the guest,
+# `make bench [QUICK=1 | FULL=1]`: set up, build the patched kernel and the guest,
 # boot it with a fast and a slow disk and a memory-backed one (brd), run
 # /bench/run in the guest, then write results/<run>/report.md and its
 # plots. results/latest points at the newest run.
@@ -14,6 +14,11 @@ case ${QUICK:-0} in
 0 | 1) ;;
 *) die "QUICK='$QUICK': 0 or 1 expected" ;;
 esac
+case ${FULL:-0} in
+0 | 1) ;;
+*) die "FULL='$FULL': 0 or 1 expected" ;;
+esac
+[ "${QUICK:-0}${FULL:-0}" != 11 ] || die "QUICK=1 and FULL=1: one plan at a time"
 # FIO=job.fio: before any work, the file must be there (fio parses it later).
 if [ -n "${FIO:-}" ]; then
 	[ -f "$FIO" ] && [ -r "$FIO" ] || die "FIO='$FIO': no such readable file"
@@ -21,6 +26,7 @@ fi
 
 name=bench
 [ "${QUICK:-0}" = 1 ] && name=bench-quick
+[ "${FULL:-0}" = 1 ] && name=bench-full
 out=$TOP/results/$(date +%Y%m%d-%H%M%S)-$name
 mkdir -p "$out"
 ln -sfn "$out" "$TOP/results/latest"
@@ -39,7 +45,7 @@ if [ -n "${FIO:-}" ]; then
 	export EXTRA_INITRD
 fi
 
-export QUICK
+export QUICK FULL
 # A boot whose clock fell back to jiffies (the guest says so) is booted
 # again, at most BOOTS times; its serial log is kept as serial-N.log.
 BOOTS=3

@@ -108,7 +108,7 @@ run_manifest() {
 	{
 		_t=${0##*/}
 		printf 'target\tmake %s\n' "${_t%.sh}"
-		for _v in PATCHES CONFIG DISKS TESTS TIMEOUT MEM SMP QUICK FIO CMD APPEND; do
+		for _v in PATCHES CONFIG DISKS TESTS TIMEOUT MEM SMP QUICK FULL FIO CMD APPEND; do
 			eval "_x=\${$_v:-}"
 			[ -z "$_x" ] || printf 'var %s\t%s\n' "$_v" "$_x"
 		done

@@ -4,7 +4,7 @@
 #   MODE test   run the guest's /tests (TESTS= filters them by name glob)
 #   MODE cmd    run COMMAND with sh in the guest, then power off
 #   MODE shell  an interactive shell on the serial console
-#   MODE bench  run the guest's /bench/run (QUICK=1: the short mode)
+#   MODE bench  run the guest's /bench/run (QUICK=1: the short plan, FULL=1: the full one)
 # The serial log is OUTDIR/serial.log; the guest's /results is unpacked
 # into OUTDIR/guest/. Exit status: QEMU's (1 = guest panic via pvpanic),
 # 124 = host-side timeout, 3 = the guest never said it was done.
@@ -47,6 +47,7 @@ mkdir -p "$job"
 	echo "PDDT_TEST_TIMEOUT=${TEST_TIMEOUT:-900}"
 	echo "PDDT_BPS='$(echo "$disks" | awk '{printf "%s%s:%s", (NR > 1 ? " " : ""), $1, $2}')'"
 	echo "PDDT_QUICK=${QUICK:-0}"
+	echo "PDDT_FULL=${FULL:-0}"
 	echo "PDDT_SHORT=${SHORT:-0}"
 } >"$job/env"
 printf '%s\n' "$cmd" >"$job/cmd"

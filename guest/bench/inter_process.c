@@ -3,11 +3,11 @@
  * inter_process - is a restrained writer starved by streaming ones?
  *
  * Restrained writers on the slow disk, each asking at most a quarter of its
- * bandwidth (PDDT_BPS): "saver" writes an eighth of a second's bandwidth
- * every 0.5 s (512 KiB at 4 MiB/s), "ticker" 64 KiB at an eighth of the
+ * bandwidth (PDDT_BPS): "saver" writes a sixteenth of a second's bandwidth
+ * every 0.25 s (256 KiB at 4 MiB/s), "ticker" 64 KiB at an eighth of the
  * bandwidth (every 125 ms at 4 MiB/s), "rate8" and "rate4" write()s of a
  * 1024th of a second's bandwidth (4 KiB at 4 MiB/s) paced to an eighth and a
- * quarter of it. Each runs alone in its turn, at least 30 bursts and 4 s
+ * quarter of it. Each runs alone in its turn, at least 30 bursts and 2 s
  * (quick: 5 bursts and 2 s), in three phases: idle, beside one streaming
  * writer, beside four. A writer that falls behind does not catch up: its
  * next burst starts at once, and the pace goes on from there.
@@ -18,7 +18,7 @@
  * tracepoint's pauses), which tells throttling from waits in the filesystem.
  * Figures per writer and phase: p50, p99 and max of both, the rate it got
  * against the rate it asked, and each loaded p50 against the idle one; per
- * phase, what the disk wrote (BdiWritten) over the phase.
+ * phase, what the disk wrote (bench_written_kb()) over the phase.
  */
 #include "bench.h"
 #include "pddt.h"
@@ -33,6 +33,11 @@
 #define MAXEV	(4 * MAXB)	/* its traced balance_dirty_pages calls */
 #define NSTREAM	4
 #define WRAP	(128ULL << 20)	/* each streaming writer's file */
+/*
+ * Before a loaded phase: the streaming writers fill the dirty limit within a
+ * second, and the writeback domain's proportions (3 s periods) follow.
+ */
+#define WARM_S	5
 
 struct writer {
 	const char *name;
@@ -42,7 +47,7 @@ struct writer {
 };
 
 static const struct writer writers[] = {
-	{ "saver", 1.0 / 8, 64 << 10, 0.25 },
+	{ "saver", 1.0 / 16, 64 << 10, 0.25 },
 	{ "ticker", 0, 64 << 10, 0.125 },
 	{ "rate8", 1.0 / 1024, 4 << 10, 0.125 },
 	{ "rate4", 1.0 / 1024, 4 << 10, 0.25 },
@@ -166,7 +171,7 @@ static void turn(const struct bench *b, const struct writer *w, double bw,
 	if (pid < 0)
 		pddt_die("inter_process: fork: %m");
 	if (!pid)
-		restrained(w, bw, file, b->quick ? 5 : 30, bench_len(b, 4, 2), t);
+		restrained(w, bw, file, b->quick ? 5 : 30, 2, t);
 	waitpid(pid, &st, 0);
 	if (!WIFEXITED(st) || WEXITSTATUS(st))
 		pddt_die("inter_process: %s %s (status 0x%x: 2 open, 3 write, 4 the trace: unreadable, dropped events or over %d calls)",
@@ -176,7 +181,7 @@ static void turn(const struct bench *b, const struct writer *w, double bw,
 int main(int argc, char **argv)
 {
 	struct turn *t = pddt_shared(sizeof(*t));
-	double bw = pddt_disk_bps("slow"), idle_p50[NW], warm;
+	double bw = pddt_disk_bps("slow"), idle_p50[NW];
 	char stream_f[NSTREAM][256], file[NW][256], dir[256];
 	pid_t stream[NSTREAM];
 	int running = 0, died = 0;
@@ -186,7 +191,6 @@ int main(int argc, char **argv)
 	bench_init(&b, "inter_process", argc, argv);
 	if (bw <= 0)
 		pddt_die("inter_process needs the slow disk's bandwidth (PDDT_BPS)");
-	warm = bench_len(&b, 8, 5);
 	pddt_disk_path("slow", "", dir, sizeof(dir));
 	for (int i = 0; i < NSTREAM; i++) {
 		char name[32];
@@ -203,7 +207,7 @@ int main(int argc, char **argv)
 	csv = bench_csv(&b, "latency", "phase,writer,ms,bdp_ms");
 	for (int p = 0; p < NPH; p++) {
 		const struct phase *ph = &phases[p];
-		struct pddt_wb_sample s0, s1;
+		long long w0;
 		double t0;
 		char m[64];
 
@@ -213,9 +217,8 @@ int main(int argc, char **argv)
 			running++;
 		}
 		if (ph->streams)
-			sleep(warm);
-		if (pddt_wb_sample(dir, 0, &s0))
-			pddt_die("inter_process: no bdi stats for %s", dir);
+			sleep(WARM_S);
+		w0 = bench_written_kb(dir);
 		t0 = pddt_now();
 		for (int i = 0; i < NW; i++) {
 			double p50;
@@ -233,9 +236,8 @@ int main(int argc, char **argv)
 			if (p < NPH - 1)
 				unlink(file[i]);
 		}
-		pddt_wb_sample(dir, 0, &s1);
 		snprintf(m, sizeof(m), "disk_written_%s", ph->name);
-		bench_metric(&b, m, (s1.written - s0.written) / 1024.0 / (pddt_now() - t0),
+		bench_metric(&b, m, (bench_written_kb(dir) - w0) / 1024.0 / (pddt_now() - t0),
 			     "MiB/s");
 	}
 	fclose(csv);

@@ -10,7 +10,7 @@
  * Each phase's writers must keep going (a writer that writes nothing for
  * the whole phase is a deadlock); figures, over a window of what the
  * devices wrote (bench_window_open(), the longer of the two devices'):
- * what the stacked device wrote (the loop device's or the FUSE mount's
+ * what the stacked device wrote (the loop device's sectors, the FUSE mount's
  * BdiWritten) and what the disk under it wrote (both writers' data), each
  * writer's longest write(), and whether the stacked writer's data read
  * back intact after sync and drop_caches (1 or 0).

@@ -84,11 +84,13 @@ double bench_window_open(const struct bench *b, const char *path, double bps,
 	snprintf(w->path, sizeof(w->path), "%s", path);
 	if (pddt_wb_sample(w->path, 0, &s))
 		pddt_die("no bdi stats for %s", w->path);
+	w->written0 = bench_written_kb(w->path);
 	w->t0 = pddt_now();
-	w->written0 = s.written;
 	if (bps <= 0)
 		bps = s.bw * 1024.0;
 	hold = (s.limit > 0 ? s.limit : s.thresh) * 1024.0;
+	if (s.dirty * 1024.0 > hold)
+		hold = s.dirty * 1024.0;
 	w->secs = 20;
 	if (bps > 0 && 2 * hold / bps > w->secs)
 		w->secs = 2 * hold / bps;
@@ -97,14 +99,25 @@ double bench_window_open(const struct bench *b, const char *path, double bps,
 	return w->secs;
 }
 
-double bench_window_rate(const struct bench_window *w)
+long long bench_written_kb(const char *path)
 {
 	struct pddt_wb_sample s;
+	long long kb;
+
+	if (!pddt_dev_written_kb(path, &kb))
+		return kb;
+	if (pddt_wb_sample(path, 0, &s))
+		pddt_die("nothing says what the device of %s wrote", path);
+	return s.written;
+}
+
+double bench_window_rate(const struct bench_window *w)
+{
+	long long kb;
 
 	pddt_sleep_until(w->t0 + w->secs);
-	if (pddt_wb_sample(w->path, 0, &s))
-		pddt_die("no bdi stats for %s", w->path);
-	return (s.written - w->written0) / 1024.0 / (pddt_now() - w->t0);
+	kb = bench_written_kb(w->path);
+	return (kb - w->written0) / 1024.0 / (pddt_now() - w->t0);
 }
 
 void bench_data_intact(const struct bench *b, const char *what, const char *file,

@@ -65,21 +65,26 @@ void bench_sample_disk(FILE *csv, const struct bench *b, double t, const char *n
 		       struct bench_disk *d);
 
 /*
- * A window over which a throughput figure is what a device wrote (its
- * BdiWritten), not what the page cache took in.
+ * A window over which a throughput figure is what a device wrote, not what
+ * the page cache took in: its block device's sectors written, counted as
+ * requests complete (pddt_dev_written_kb()), or on a device that has none
+ * (FUSE) its BdiWritten, counted as pages end their writeback.
  */
 struct bench_window {
 	char path[256];		/* a file or directory on the device */
 	double t0, secs;
 	long long written0;	/* kB */
 };
+/* What the device that holds @path has written, in kB, as above; dies if unknown. */
+long long bench_written_kb(const char *path);
 /*
  * Open a window on the device that holds @path, whose bandwidth is @bps
  * bytes/s (<= 0: its estimate), and return its length: @quick_s in the
  * quick bench; else at least 20 s, and twice the time the device takes to
  * write what it may hold (its DirtyLimit, or its DirtyThresh where it has
- * none), so that the pages dirtied before the window opened are at most
- * half of what it writes in it. Dies if the device has no bdi stats.
+ * none) or what it holds now, if that is more, so that the pages dirtied
+ * before the window opened are at most half of what it writes in it. Dies
+ * if the device has no bdi stats.
  */
 double bench_window_open(const struct bench *b, const char *path, double bps,
 			 double quick_s, struct bench_window *w);

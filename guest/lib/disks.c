@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * disks.c - the disks: their directories and set bandwidths, requests to the host, loop and FUSE stacked on them.
+ * disks.c - the disks: their directories, set bandwidths and sectors written,
+ * requests to the host, loop and FUSE stacked on them.
  */
 #include "pddt.h"
 
@@ -12,6 +13,7 @@
 #include <sys/wait.h>
 #include <linux/loop.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 void pddt_host_throttle(const char *name, long long bps)
@@ -127,4 +129,23 @@ void pddt_fuse_teardown(const char *lower, const char *mnt, pid_t pid)
 	waitpid(pid, NULL, 0);
 	rmdir(mnt);
 	rmdir(lower);
+}
+
+int pddt_dev_written_kb(const char *path, long long *kb)
+{
+	char sys[96], buf[256];
+	unsigned long long f[7];
+	struct stat st;
+
+	if (stat(path, &st) || !major(st.st_dev))
+		return -1;
+	snprintf(sys, sizeof(sys), "/sys/dev/block/%u:%u/stat", major(st.st_dev),
+		 minor(st.st_dev));
+	/* reads: ios merges sectors ticks; writes: ios merges sectors */
+	if (pddt_read_file(sys, buf, sizeof(buf)) <= 0 ||
+	    sscanf(buf, "%llu %llu %llu %llu %llu %llu %llu", &f[0], &f[1], &f[2],
+		   &f[3], &f[4], &f[5], &f[6]) != 7)
+		return -1;
+	*kb = f[6] / 2;
+	return 0;
 }

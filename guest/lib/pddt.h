@@ -265,5 +265,11 @@ long long pddt_disk_bps(const char *name);
  * (the field kit: a directory on a tester's disk), else /mnt/<name>.
  */
 void pddt_disk_path(const char *name, const char *file, char *out, size_t size);
+/*
+ * What the block device that holds @path has written, in kB, into *@kb: its
+ * sectors written (/sys/dev/block/M:m/stat), counted as its requests
+ * complete. 0, or -1 if @path is on no block device (FUSE, tmpfs).
+ */
+int pddt_dev_written_kb(const char *path, long long *kb);
 
 #endif

@@ -189,27 +189,6 @@ static int test_sysctl(void)
 static unsigned long cg_ino;
 
 /*
- * The kB a block device has written (its stat's write sectors), -1 for a
- * bdi without one (FUSE).
- */
-static long long dev_written_kb(const char *dir)
-{
-	unsigned long long f[7];
-	char path[96], buf[512];
-	struct stat sb;
-
-	if (stat(dir, &sb) || !major(sb.st_dev))
-		return -1;
-	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/stat", major(sb.st_dev),
-		 minor(sb.st_dev));
-	if (pddt_read_file(path, buf, sizeof(buf)) <= 0 ||
-	    sscanf(buf, "%llu %llu %llu %llu %llu %llu %llu", &f[0], &f[1], &f[2],
-		   &f[3], &f[4], &f[5], &f[6]) != 7)
-		return -1;
-	return f[6] / 2;
-}
-
-/*
  * The most the max_ratio of @dir's bdi lets its root wb hold of @thresh_kb
  * (the global dirty threshold), in kB, as wb_device_limits() computes it in
  * pages: thresh * max_ratio / (100 * BDI_RATIO_SCALE), max_ratio_fine being
@@ -235,7 +214,8 @@ static void sample(const char *dir, struct sample *s)
 
 	if (pddt_wb_sample(dir, cg_ino, &w) < 0)
 		pddt_die("no bdi stats for %s", dir);
-	s->dev_kb = dev_written_kb(dir);
+	if (pddt_dev_written_kb(dir, &s->dev_kb))
+		s->dev_kb = -1;
 	s->dirty = w.dirty;
 	s->thresh = w.thresh;
 	s->limit = w.limit;

@@ -415,10 +415,12 @@ mk no-such-target
 rc=$?
 grep -q 'make test' "$tmp/mk" || rc="$rc (no usage)"
 expect make.unknown_target 2 "$rc" "usage printed"
-for v in "bench QUICK=2" "bench FIO=job.fio" PATCHES=bogus CONFIG=nope "CONFIG=../x" \
+for v in "bench QUICK=2" "bench FULL=yes" "bench QUICK=1 FULL=1" "bench FIO=job.fio" PATCHES=bogus CONFIG=nope "CONFIG=../x" \
 	TIMEOUT=abc SMP=99 MEM=12 "DISKS=bad"; do
 	case $v in bench*) t=bench; v=${v#bench } ;; *) t=test ;; esac
-	mk "$t" "$v"
+	# one word per variable: "QUICK=1 FULL=1" is two
+	# shellcheck disable=SC2086
+	mk "$t" $v
 	rc=$?
 	grep -q 'error:' "$tmp/mk" || rc="$rc (no message)"
 	expect "make.$t.rejects.$(echo "$v" | tr -c 'A-Za-z0-9_\n' '_')" 2 "$rc" "$(head -n 1 "$tmp/mk")"
