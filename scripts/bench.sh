@@ -10,14 +10,10 @@ export TIMEOUT
 check_patches_var
 check_config_var
 check_run_vars
-case ${QUICK:-0} in
-0 | 1) ;;
-*) die "QUICK='$QUICK': 0 or 1 expected" ;;
-esac
-case ${FULL:-0} in
-0 | 1) ;;
-*) die "FULL='$FULL': 0 or 1 expected" ;;
-esac
+for _v in QUICK FULL; do
+	eval "_x=\${$_v:-0}"
+	case $_x in 0 | 1) ;; *) die "$_v='$_x': 0 or 1 expected" ;; esac
+done
 [ "${QUICK:-0}${FULL:-0}" != 11 ] || die "QUICK=1 and FULL=1: one plan at a time"
 # FIO=job.fio: before any work, the file must be there (fio parses it later).
 if [ -n "${FIO:-}" ]; then

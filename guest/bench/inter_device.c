@@ -28,6 +28,7 @@ int main(int argc, char **argv)
 {
 	struct pddt_stream *st = pddt_shared(2 * sizeof(*st));
 	double warm, t0, solo, fast, slow, bw = pddt_disk_bps("slow");
+	double fast_bw = pddt_disk_bps("fast");
 	enum { MAXS = 256 };
 	double sd[MAXS], sth[MAXS], sl[MAXS], fd[MAXS];
 	struct bench_window ws, wf;
@@ -48,7 +49,7 @@ int main(int argc, char **argv)
 	/* alone, the fast writer is steady within a second or two */
 	pf = pddt_stream_start(fast_f, 0xbe7c, WRAP, 1 << 20, &st[1]);
 	sleep(2);
-	bench_window_open(&b, fast_d, pddt_disk_bps("fast"), 5, &wf);
+	bench_window_open(&b, fast_d, fast_bw, 5, &wf);
 	solo = bench_window_rate(&wf);
 	bench_metric(&b, "fast_solo_window", wf.secs, "s");
 	pddt_stream_stop(pf);
@@ -62,7 +63,7 @@ int main(int argc, char **argv)
 	st[0].max_write_ms = 0;
 	st[1].max_write_ms = 0;
 	bench_window_open(&b, slow_d, bw, 5, &ws);
-	bench_window_open(&b, fast_d, pddt_disk_bps("fast"), 5, &wf);
+	bench_window_open(&b, fast_d, fast_bw, 5, &wf);
 	ws.secs = wf.secs = ws.secs > wf.secs ? ws.secs : wf.secs;
 	t0 = pddt_now();
 	while (pddt_now() - t0 < ws.secs) {
