@@ -119,7 +119,7 @@ plots() {
 			set terminal png size 800,450 noenhanced
 			set output "inter_device-dirty-$m.png"
 			set datafile separator ","
-			set title "inter_device, mode $m, rep 1: dirty+writeback per disk vs its share and limit"
+			set title "inter_device, mode $m, rep 1: dirty+writeback per disk vs its share and time budget"
 			set xlabel "s"; set ylabel "kB"; set key outside bottom center horizontal
 			plot ".plot-$m-slow.csv" using 3:5 with lines title "slow dirty", \
 			     "" using 3:6 with lines title "slow BdiDirtyThresh", \
@@ -137,7 +137,7 @@ plots() {
 			set terminal png size 800,450 noenhanced
 			set output "adaptivity-$m.png"
 			set datafile separator ","
-			set title "adaptivity, mode $m, rep 1: share and limit per disk; bandwidths swapped at t = 0"
+			set title "adaptivity, mode $m, rep 1: share and time budget per disk; bandwidths swapped at t = 0"
 			set xlabel "s"; set ylabel "kB"; set key outside bottom center horizontal
 			set arrow from 0, graph 0 to 0, graph 1 nohead dashtype 2
 			plot ".plot-$m-slow.csv" using 3:6 with lines title "slow BdiDirtyThresh", \

@@ -1,24 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * adaptivity - how fast do the per-disk shares and limits follow a change of
- * bandwidth?
+ * adaptivity - how fast do the per-disk shares and dirty time budgets
+ * follow a change of bandwidth?
  *
  * A streaming writer on the slow disk and one on the fast disk. After a
  * warm-up the host swaps their bandwidths (QMP block_set_io_throttle: the
  * slow disk gets the fast one's and the reverse), and each disk's share
- * (BdiDirtyThresh), limit (BdiDirtyLimit), dirty pages and bandwidth
+ * (BdiDirtyThresh), budget (BdiDirtyLimit), dirty pages and bandwidth
  * estimate are sampled every 250 ms, until both have settled or a bound
  * (120 s, quick 30 s) has passed. Where they settle is what the mechanism
  * makes of the new bandwidths: a disk's share of the dirty threshold
  * follows its fraction of the writeback completions (flex_proportions,
  * periods of 3 s), so the slow disk's fraction of the two shares goes to
  * its fraction of what the two wrote (BdiWritten) over the last 5 s; the
- * fast disk's limit (now the slow one) goes to max(its share, slow_bw x
- * dirty_device_limit_ms). Figures: the time from the change until the
- * fraction is within 0.1 of its target and the limit within 25 % of its
- * target, each for 5 s on end (-1: not within the bound), and the fast
- * disk's dirty pages against its limit over those last 5 s. The bandwidths
- * are set back at the end.
+ * fast disk's budget (now the slow one) goes to what it writes in
+ * vm.dirty_device_time_ms at its new bandwidth, within its floor (4 of its
+ * largest requests) and its min_ratio and max_ratio (pddt_budget_kb()).
+ * Figures: the time from the change until the fraction is within 0.1 of
+ * its target and the budget within 25 % of its target, each for 5 s on end
+ * (-1: not within the bound; in a mode without the budget, no budget
+ * figures), and the fast disk's dirty pages against its budget over those
+ * last 5 s. The bandwidths are set back at the end.
  */
 #include "bench.h"
 #include "pddt.h"
@@ -58,7 +60,9 @@ int main(int argc, char **argv)
 	struct settle share = { -1, -1 }, limit = { -1, -1 };
 	static double ts[MAXS], frac[MAXS], dirty[MAXS], lim[MAXS], wr[MAXS][2];
 	double warm, before, bound, t0, sum[3] = { 0 };
-	long long ms = pddt_read_ll("/proc/sys/vm/dirty_device_limit_ms");
+	long long ms = pddt_read_ll("/proc/sys/vm/dirty_device_time_ms");
+	struct pddt_budget_terms fast_terms;
+	char fast_dir[256];
 	int swapped = 0, n, tail = 0;
 	struct bench b;
 	pid_t ps, pf;
@@ -68,12 +72,15 @@ int main(int argc, char **argv)
 	if (slow_bw <= 0 || fast_bw <= 0)
 		pddt_die("adaptivity needs throttled disks 'slow' and 'fast' (PDDT_BPS)");
 	if (ms < 0)
-		pddt_die("adaptivity: cannot read vm.dirty_device_limit_ms");
+		pddt_die("adaptivity: cannot read vm.dirty_device_time_ms");
 	warm = bench_len(&b, 10, 6);
 	before = bench_len(&b, 2, 2);
 	bound = bench_len(&b, 120, 30);
-	if (!ms)	/* no device limits in this mode: nothing to settle */
+	pddt_disk_path("fast", ".", fast_dir, sizeof(fast_dir));
+	if (!ms)	/* no budget in this mode: nothing to settle */
 		limit.at = 0;
+	else if (pddt_budget_terms(fast_dir, &fast_terms))
+		pddt_die("adaptivity: cannot read the budget's terms of %s", fast_dir);
 
 	ps = pddt_stream_start(SLOW_F, 0xada9, WRAP, 64 << 10, NULL);
 	pf = pddt_stream_start(FAST_F, 0xada9, WRAP, 1 << 20, NULL);
@@ -105,10 +112,12 @@ int main(int argc, char **argv)
 
 			if (ws + wf > 0)
 				settle_track(&share, t, fabs(frac[n] - ws / (ws + wf)) <= 0.1);
-			/* in kB, as the samples: bytes/s x ms / 1000 / 1024 */
-			target = fmax(fd.thresh, slow_bw * ms / 1024000.0);
-			if (ms)
+			if (ms) {
+				/* in kB, as the samples: the budget at the fast disk's new rate */
+				target = pddt_budget_kb((long long)(slow_bw / 1024), ms,
+							(long long)fd.dirty_thresh, &fast_terms);
 				settle_track(&limit, t, fabs(fd.limit - target) <= 0.25 * target);
+			}
 		}
 		usleep(TICK_MS * 1000);
 	}

@@ -8,7 +8,7 @@
  *    same fast writer beside it: what the fast disk wrote against solo,
  *    what the slow disk wrote against its set bandwidth, the slow writer's
  *    longest write() of 64 KiB, and each disk's dirty pages against its
- *    share (BdiDirtyThresh) and limit (BdiDirtyLimit) over time.
+ *    share (BdiDirtyThresh) and time budget (BdiDirtyLimit) over time.
  * Rates are what the device wrote over a window (bench_window_open()); in
  * "beside" both disks share one window, the longer of the two.
  */
@@ -43,7 +43,7 @@ int main(int argc, char **argv)
 	pddt_disk_path("slow", FILE_NAME, slow_f, sizeof(slow_f));
 	pddt_disk_path("fast", ".", fast_d, sizeof(fast_d));
 	pddt_disk_path("slow", ".", slow_d, sizeof(slow_d));
-	/* the slow disk's limit settles once its bandwidth is measured */
+	/* the slow disk's budget holds once its bandwidth is measured */
 	warm = bench_len(&b, 10, 8);
 
 	/* alone, the fast writer is steady within a second or two */

@@ -112,11 +112,19 @@ long long bdi_stat(const struct bdi_stats *s, const char *key)
 	pddt_die("bdi stats have no key '%s'", key);
 }
 
-/* The bandwidths of wb stats @w into @s. */
+/* @key of @s, or 0 on a kernel that does not print it. */
+static long long bdi_stat_or_0(const struct bdi_stats *s, const char *key)
+{
+	return bdi_stat_has(s, key) ? bdi_stat(s, key) : 0;
+}
+
+/* The bandwidths and budget of wb stats @w into @s. */
 static void wb_bandwidths(const struct bdi_stats *w, struct pddt_wb_sample *s)
 {
 	s->avg_bw = bdi_stat(w, "WbWriteBandwidth");
 	s->bw = bdi_stat_has(w, "WbLimitBandwidth") ? bdi_stat(w, "WbLimitBandwidth") : s->avg_bw;
+	s->wb_limit = bdi_stat_or_0(w, "WbDirtyLimit");
+	s->wb_limited = bdi_stat_or_0(w, "WbLimited");
 }
 
 int pddt_wb_sample(const char *path, unsigned long cg_ino, struct pddt_wb_sample *s)
@@ -124,29 +132,79 @@ int pddt_wb_sample(const char *path, unsigned long cg_ino, struct pddt_wb_sample
 	struct bdi_stats b, w;
 
 	memset(s, 0, sizeof(*s));
+	if (bdi_stats_read(path, &b))
+		return -1;
+	s->dirty_thresh = bdi_stat(&b, "DirtyThresh");
 	if (cg_ino) {
-		s->dirty_thresh = -1;
 		if (wb_stats_read(path, cg_ino, &w))
 			return 1;
 		s->dirty = bdi_stat(&w, "WbReclaimable") + bdi_stat(&w, "WbWriteback");
 		s->thresh = bdi_stat(&w, "WbDirtyThresh");
-		s->limit = bdi_stat(&w, "WbDirtyLimit");
 		s->written = bdi_stat(&w, "WbWritten");
 		s->dirtied = bdi_stat(&w, "WbDirtied");
 		wb_bandwidths(&w, s);
+		s->limit = s->wb_limit;
+		s->limited = s->wb_limited;
 		return 0;
 	}
-	if (bdi_stats_read(path, &b))
-		return -1;
 	s->dirty = bdi_stat(&b, "BdiReclaimable") + bdi_stat(&b, "BdiWriteback");
 	s->thresh = bdi_stat(&b, "BdiDirtyThresh");
-	s->limit = bdi_stat(&b, "BdiDirtyLimit");
+	s->limit = bdi_stat_or_0(&b, "BdiDirtyLimit");
+	s->limited = bdi_stat_or_0(&b, "BdiLimitedWbs");
 	s->written = bdi_stat(&b, "BdiWritten");
 	s->dirtied = bdi_stat(&b, "BdiDirtied");
-	s->dirty_thresh = bdi_stat(&b, "DirtyThresh");
 	if (wb_stats_read(path, 1, &w))
 		s->bw = s->avg_bw = bdi_stat(&b, "BdiWriteBandwidth");
 	else
 		wb_bandwidths(&w, s);
 	return 0;
+}
+
+/* The largest request of a bdi without a request queue: bdi_init()'s io_pages */
+#define VM_READAHEAD_PAGES	32	/* 128 KiB */
+
+int pddt_budget_terms(const char *path, struct pddt_budget_terms *t)
+{
+	char dir[128], file[192];
+	const char *name;
+	long long kb;
+
+	if (bdi_dir_of(path, dir, sizeof(dir)))
+		return -1;
+	name = strrchr(dir, '/') + 1;	/* "M:m", also its /sys/class/bdi name */
+	/* a block device's bdi: bdi->io_pages = max_sectors >> 3 (blk_apply_bdi_limits()) */
+	snprintf(file, sizeof(file), "/sys/dev/block/%s", name);
+	if (access(file, F_OK)) {
+		t->io_pages = VM_READAHEAD_PAGES;
+	} else {
+		snprintf(file, sizeof(file), "/sys/dev/block/%s/queue/max_sectors_kb", name);
+		kb = pddt_read_ll(file);
+		if (kb < 0)
+			return -1;
+		t->io_pages = kb / 4;
+	}
+	snprintf(file, sizeof(file), "/sys/class/bdi/%s/min_ratio_fine", name);
+	t->min_fine = pddt_read_ll(file);
+	snprintf(file, sizeof(file), "/sys/class/bdi/%s/max_ratio_fine", name);
+	t->max_fine = pddt_read_ll(file);
+	return t->min_fine < 0 || t->max_fine < 0 ? -1 : 0;
+}
+
+long long pddt_budget_kb(long long bw_kbps, long long ms, long long thresh_kb,
+			 const struct pddt_budget_terms *t)
+{
+	/* in pages, as dirty_device_budget() and wb_dirty_budget() */
+	unsigned long long thresh = thresh_kb / 4, budget = (unsigned long long)(bw_kbps / 4) * ms / 1000;
+	unsigned long long floor = 4 * t->io_pages;
+	/* thresh * ratio / (100 * BDI_RATIO_SCALE) */
+	unsigned long long min = thresh * t->min_fine / 1000000;
+	unsigned long long max = thresh * t->max_fine / 1000000;
+
+	if (floor < min)
+		floor = min;
+	if (budget < floor)
+		budget = floor;
+	if (budget > max)
+		budget = max;
+	return (long long)budget * 4;
 }

@@ -180,6 +180,7 @@ void bench_sample_disk(FILE *csv, const struct bench *b, double t, const char *n
 	d->limit = s.limit;
 	d->bw = s.bw;
 	d->written = s.written;
+	d->dirty_thresh = s.dirty_thresh;
 	fprintf(csv, "%s,%d,%.2f,%s,%.0f,%.0f,%.0f,%.0f\n", b->mode, b->rep, t, name,
 		d->dirty, d->thresh, d->limit, d->bw);
 }

@@ -49,12 +49,14 @@ void bench_verify(const struct bench *b, const char *what, const char *file,
 		  uint64_t seed);
 
 /*
- * One sample of a disk's bdi stats (pddt_wb_sample()), in kB; bw is the
- * estimate its device limit is built on, in kB/s.
+ * One sample of a disk's bdi stats (pddt_wb_sample()), in kB; limit is its
+ * dirty time budget (BdiDirtyLimit, 0: none), bw the estimate the budget is
+ * built on, in kB/s.
  */
 struct bench_disk {
 	double dirty, thresh, limit, bw;
 	double written;		/* BdiWritten */
+	double dirty_thresh;	/* the global dirty threshold (DirtyThresh) */
 };
 /*
  * Sample disk @name (its directory: pddt_disk_path()) into @d, and append it to @csv
@@ -81,8 +83,8 @@ long long bench_written_kb(const char *path);
  * Open a window on the device that holds @path, whose bandwidth is @bps
  * bytes/s (<= 0: its estimate), and return its length: @quick_s in the
  * quick bench; else at least 20 s, and twice the time the device takes to
- * write what it may hold (its DirtyLimit, or its DirtyThresh where it has
- * none) or what it holds now, if that is more, so that the pages dirtied
+ * write what it may hold (its dirty time budget, BdiDirtyLimit, or its
+ * DirtyThresh where it has none) or what it holds now, if that is more, so that the pages dirtied
  * before the window opened are at most half of what it writes in it. Dies
  * if the device has no bdi stats.
  */

@@ -98,23 +98,60 @@ bool bdi_stat_has(const struct bdi_stats *s, const char *key);
 struct pddt_wb_sample {
 	long long dirty;	/* Reclaimable + Writeback */
 	long long thresh;	/* its share of the dirty threshold (DirtyThresh) */
-	long long limit;	/* its device limit (DirtyLimit), 0: none */
+	/*
+	 * The dirty time budget (vm.dirty_device_time_ms): the bdi's
+	 * BdiDirtyLimit, the sum of the budgets of its wbs that one holds,
+	 * and BdiLimitedWbs, how many; for a cgroup's wb its WbDirtyLimit and
+	 * WbLimited (0 or 1). 0 and 0: no budget holds it.
+	 */
+	long long limit, limited;
+	/* the sampled wb's own (the bdi's root wb, or the cgroup's) */
+	long long wb_limit, wb_limited;
 	long long written;	/* the writeback it completed (Written) */
 	long long dirtied;	/* what was dirtied there (Dirtied) */
-	long long bw;		/* the estimate its limit is built on */
+	long long bw;		/* the estimate its budget is built on */
 	long long avg_bw;	/* its avg_write_bandwidth (WriteBandwidth) */
-	long long dirty_thresh;	/* the global dirty threshold; -1 for a cgroup's wb */
+	long long dirty_thresh;	/* the global dirty threshold (DirtyThresh) */
 };
 /*
  * Sample the bdi that holds @path (@cg_ino 0), or its wb of the cgroup with
  * inode @cg_ino. The bdi's counts are its stats (the sums of its wbs); its
- * bandwidths are its root wb's (wb_stats: BdiWriteBandwidth sums only the
- * wbs that hold dirty inodes, and reads 0 while all of a disk's pages are
- * under writeback). bw is WbLimitBandwidth, or on a kernel without it
- * avg_write_bandwidth. 0, 1 if the cgroup has no wb there (all 0), or -1
- * if the bdi has no stats.
+ * bandwidths, wb_limit and wb_limited are its root wb's (wb_stats:
+ * BdiWriteBandwidth sums only the wbs that hold dirty inodes, and reads 0
+ * while all of a disk's pages are under writeback). bw is WbLimitBandwidth,
+ * or on a kernel without it avg_write_bandwidth; on a kernel without the
+ * budget's lines limit, limited, wb_limit and wb_limited are 0. 0, 1 if the
+ * cgroup has no wb there (all 0 but dirty_thresh), or -1 if the bdi has no
+ * stats.
  */
 int pddt_wb_sample(const char *path, unsigned long cg_ino, struct pddt_wb_sample *s);
+
+/*
+ * The terms of the dirty time budget of the bdi that holds @path besides its
+ * bandwidth and the global threshold (wb_dirty_budget() in
+ * mm/page-writeback.c):
+ *	budget = min(max(bw * ms / 1000, 4 * io_pages, min_thresh), max_thresh)
+ * in pages, min_thresh and max_thresh the threshold times min_ratio and
+ * max_ratio (min_bytes and max_bytes are kept as those ratios).
+ */
+struct pddt_budget_terms {
+	long long io_pages;	/* its largest request: queue max_sectors_kb / 4,
+				 * or VM_READAHEAD_PAGES (32) for a bdi without a
+				 * request queue (FUSE) */
+	long long min_fine;	/* min_ratio_fine, max_ratio_fine: 1000000 is 100 % */
+	long long max_fine;
+};
+/* Read them from sysfs: 0, or -1 if one cannot be read. */
+int pddt_budget_terms(const char *path, struct pddt_budget_terms *t);
+/*
+ * The budget, in kB, at @bw_kbps (WbLimitBandwidth) and @ms, with
+ * @thresh_kb the global dirty threshold (DirtyThresh), computed in pages as
+ * the kernel does. The root wb's ratios are not scaled by its part of the
+ * bdi's bandwidth (wb_min_max_ratio()) while it is the only wb with dirty
+ * inodes; a cgroup's are, unless they are 0 and 100 %.
+ */
+long long pddt_budget_kb(long long bw_kbps, long long ms, long long thresh_kb,
+			 const struct pddt_budget_terms *t);
 
 /* @word is one of the space-separated words of @list. */
 int pddt_word_in(const char *word, const char *list);
@@ -208,6 +245,8 @@ struct pddt_bdp_trace {
 	long paused;		/* of which with a pause > 0 */
 	long max_pause_ms;	/* the longest single pause */
 	long max_wait_ms;	/* the longest paused + pause of one call */
+	long limited;		/* calls a time budget held (limited=1) */
+	long bound;		/* calls whose pos_ratio it set (budget_bound=1) */
 };
 /*
  * Clear the trace and trace @pid's calls only, timed by CLOCK_MONOTONIC

@@ -95,6 +95,9 @@ static void sum_call(double t __attribute__((unused)), const char *ev, void *arg
 
 	s->events++;
 	s->paused += pause > 0;
+	/* fields of the dirty time budget (0 on a kernel without them) */
+	s->limited += trace_field(ev, "limited") > 0;
+	s->bound += trace_field(ev, "budget_bound") > 0;
 	if (pause > s->max_pause_ms)
 		s->max_pause_ms = pause;
 	if (wait > s->max_wait_ms)

@@ -8,8 +8,8 @@
 # make progress. Nothing is timed: the figures are the bench's. A splat
 # fails the boot on the host. Skipped on a kernel without the series: its
 # modes are the series' sysctls.
-if [ ! -e /proc/sys/vm/dirty_task_scale ]; then
-	/bin/pddt-result bench_smoke SKIP "no /proc/sys/vm/dirty_task_scale: kernel without the series"
+if [ ! -e /proc/sys/vm/dirty_device_time_ms ] || [ ! -e /proc/sys/vm/dirty_light_percent ]; then
+	/bin/pddt-result bench_smoke SKIP "no /proc/sys/vm/dirty_device_time_ms or dirty_light_percent: kernel without the series"
 	exit 0
 fi
 B=/results/bench-smoke

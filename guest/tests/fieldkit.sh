@@ -32,7 +32,7 @@ rm -rf "$R"
 mkdir -p "$R"
 [ -x "$K" ] || { res present FAIL "no $K in the initramfs"; exit 1; }
 
-if [ ! -e "$V/dirty_task_scale" ]; then
+if [ ! -e "$V/dirty_device_time_ms" ]; then
 	"$K" --fast /mnt/fast --slow /mnt/slow --out "$R/stock" >"$R/stock.txt" 2>&1
 	rc=$?
 	[ "$rc" = 1 ] && [ ! -e "$R/stock" ] && grep -q "lacks the per-device dirty throttling series" "$R/stock.txt"
@@ -47,10 +47,10 @@ if [ ! -d /sys/kernel/debug/bdi ]; then
 	exit $((fails > 0))
 fi
 
-echo 8 >"$V/dirty_task_scale"
-echo 700 >"$V/dirty_device_limit_ms"
+echo 8 >"$V/dirty_light_percent"
+echo 700 >"$V/dirty_device_time_ms"
 want="8 700"
-state() { echo "$(cat "$V/dirty_task_scale") $(cat "$V/dirty_device_limit_ms")"; }
+state() { echo "$(cat "$V/dirty_light_percent") $(cat "$V/dirty_device_time_ms")"; }
 [ "$(state)" = "$want" ] || { res preset FAIL "sysctls read '$(state)', not '$want'"; exit 1; }
 # the kit's own files left in the two directories, and its processes
 leftover() {

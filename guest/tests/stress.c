@@ -3,11 +3,13 @@
  * stress - dirty throttling under churn, with every byte checked after.
  *
  * A streaming writer on the slow disk runs through every phase, with the
- * defaults of the series (dirty_task_scale 2, dirty_device_limit_ms 1000):
+ * series on (dirty_light_percent 25, dirty_device_time_ms 3000: the bench's
+ * mode on; their defaults, 0, are stock; on a kernel without the series,
+ * stock 6.12, there is nothing to turn on and nothing of it to flip):
  *   fork_storm     FORKS short-lived tasks, STORM_PAR at a time, each dirties
  *                  two pages of a file on the fast disk and exits
  *   sysctl_flips   FLIPS writes of valid values to vm.dirty_ratio,
- *                  dirty_bytes, dirty_task_scale and dirty_device_limit_ms
+ *                  dirty_bytes, dirty_light_percent and dirty_device_time_ms
  *                  while a second writer streams to the fast disk
  *   cpu_hotplug    HOTPLUGS offline/online cycles of the last CPU while the
  *                  second writer streams
@@ -149,16 +151,28 @@ static int fork_storm(void)
 			  pddt_now() - t0);
 }
 
+/* the series' sysctls, and whether the kernel has them */
+#define LIGHT_PCT	"/proc/sys/vm/dirty_light_percent"
+#define TIME_MS		"/proc/sys/vm/dirty_device_time_ms"
+static int series;
+
+/* The series on, as the bench's mode on: the number of writes refused. */
+static int series_on(void)
+{
+	return series ? (pddt_write_file(LIGHT_PCT, "25") != 0) +
+			(pddt_write_file(TIME_MS, "3000") != 0) : 0;
+}
+
 static int sysctl_flips(void)
 {
 	static const char *const vals[][2] = {
-		{ "dirty_task_scale", "0" }, { "dirty_bytes", "33554432" },
-		{ "dirty_device_limit_ms", "0" }, { "dirty_task_scale", "8" },
-		{ "dirty_ratio", "15" }, { "dirty_device_limit_ms", "250" },
-		{ "dirty_task_scale", "2" }, { "dirty_bytes", "67108864" },
-		{ "dirty_device_limit_ms", "1000" },
+		{ "dirty_light_percent", "0" }, { "dirty_bytes", "33554432" },
+		{ "dirty_device_time_ms", "0" }, { "dirty_light_percent", "100" },
+		{ "dirty_ratio", "15" }, { "dirty_device_time_ms", "250" },
+		{ "dirty_light_percent", "25" }, { "dirty_bytes", "67108864" },
+		{ "dirty_device_time_ms", "60000" }, { "dirty_device_time_ms", "3000" },
 	};
-	long flips = FLIPS / shorten, refused = 0;
+	long flips = FLIPS / shorten, refused = 0, writes = 0;
 	double t0 = pddt_now();
 	char path[96];
 	pid_t second;
@@ -168,8 +182,12 @@ static int sysctl_flips(void)
 	for (long i = 0; i < flips; i++) {
 		const char *const *v = vals[i % (sizeof(vals) / sizeof(vals[0]))];
 
+		if (!series && (!strcmp(v[0], "dirty_light_percent") ||
+				!strcmp(v[0], "dirty_device_time_ms")))
+			continue;
 		snprintf(path, sizeof(path), "/proc/sys/vm/%s", v[0]);
 		refused += pddt_write_file(path, v[1]) != 0;
+		writes++;
 		if (i % 64 == 0)
 			usleep(1000);
 	}
@@ -177,11 +195,12 @@ static int sysctl_flips(void)
 	keep(SECOND_F, SEED_SECOND);
 	/* back to the setting of the run */
 	refused += pddt_write_file("/proc/sys/vm/dirty_bytes", "67108864") != 0;
-	refused += pddt_write_file("/proc/sys/vm/dirty_task_scale", "2") != 0;
-	refused += pddt_write_file("/proc/sys/vm/dirty_device_limit_ms", "1000") != 0;
+	refused += series_on();
 	return pddt_check("stress.sysctl_flips", !refused && ran,
-			  "%ld writes of valid values, %ld refused, the writer %s, in %.1f s",
-			  flips, refused, ran ? "ran throughout" : "died", pddt_now() - t0);
+			  "%ld writes of valid values (%s), %ld refused, the writer %s, in %.1f s",
+			  writes, series ? "the series' sysctls among them" :
+			  "no series: only dirty_bytes and dirty_ratio", refused,
+			  ran ? "ran throughout" : "died", pddt_now() - t0);
 }
 
 static int cpu_hotplug(void)
@@ -297,6 +316,10 @@ int main(void)
 	pddt_set_dirty_bytes(64 << 10, 32 << 10);
 	if (getenv("PDDT_SHORT") && atoi(getenv("PDDT_SHORT")))
 		shorten = 10;
+	series = !access(TIME_MS, F_OK);
+	if (series_on())
+		return pddt_result("stress", PDDT_FAIL, "cannot set %s 25 and %s 3000",
+				   LIGHT_PCT, TIME_MS);
 
 	stream = pddt_stream_start(STREAM_F, SEED_STREAM, 64 << 20, 64 << 10, NULL);
 	fails += fork_storm();

@@ -8,15 +8,16 @@
 #   pddt-state save FILE            record the settings, one "path value"
 #   pddt-state restore FILE         write them back; exit 1 naming each
 #                                   one that does not read back
-#   pddt-state show                 one line: queues, limits, shares, and
-#                                   the dirty and writeback pages
+#   pddt-state show                 one line: queues, shares, time budgets,
+#                                   and the dirty and writeback pages
 #   pddt-state queue NAME           the sysfs queue directory of disk NAME
 #   pddt-state bdi NAME             and its bdi's (/sys/class/bdi/M:m)
 #
 # The settings: the vm dirty sysctls (of each ratio/bytes pair the one in
-# force), each disk's bdi min_ratio, max_ratio and strict_limit, and each
-# disk's nr_requests and max_sectors_kb. The disks are $PDDT_DISKS, found
-# at /dev/pddt/NAME.
+# force; the series' dirty_light_percent and dirty_device_time_ms where the
+# kernel has them), each disk's bdi min_ratio, max_ratio and strict_limit,
+# and each disk's nr_requests and max_sectors_kb. The disks are
+# $PDDT_DISKS, found at /dev/pddt/NAME.
 #
 # The slow disks are USB sticks: a USB 2 stick (usb-storage) takes one
 # command of at most 120 KiB at a time, and the block layer's shallowest
@@ -50,8 +51,8 @@ settings() {
 		b=$v/${p%%:*}
 		if [ "$(cat "$b")" != 0 ]; then echo "$b"; else echo "$v/${p#*:}"; fi
 	done
-	for f in dirty_expire_centisecs dirty_writeback_centisecs dirty_task_scale \
-		dirty_device_limit_ms; do
+	for f in dirty_expire_centisecs dirty_writeback_centisecs dirty_light_percent \
+		dirty_device_time_ms; do
 		[ -e "$v/$f" ] && echo "$v/$f"
 	done
 	for d in $PDDT_DISKS; do
@@ -108,10 +109,11 @@ show() {
 		q=$(queue_of "$d") || continue
 		dev=$(cat "$q/../dev")
 		st=/sys/kernel/debug/bdi/$dev/stats
-		printf '%s: queue %s x %s KiB, share %s kB, limit %s kB; ' "$d" \
+		printf '%s: queue %s x %s KiB, share %s kB, budget %s kB (%s wbs); ' "$d" \
 			"$(cat "$q/nr_requests")" "$(cat "$q/max_sectors_kb")" \
 			"$(awk '/^BdiDirtyThresh:/ { print $2 }' "$st" 2>/dev/null)" \
-			"$(awk '/^BdiDirtyLimit:/ { print $2 }' "$st" 2>/dev/null)"
+			"$(awk '/^BdiDirtyLimit:/ { print $2 }' "$st" 2>/dev/null)" \
+			"$(awk '/^BdiLimitedWbs:/ { print $2 }' "$st" 2>/dev/null)"
 	done
 	awk '/^(Dirty|Writeback):/ { printf "%s %s kB ", $1, $2 }' /proc/meminfo
 	echo
