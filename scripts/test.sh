@@ -21,7 +21,7 @@ check_patches_var
 check_run_vars
 
 # The debug kernel's part of plain `make test`: what fits a CI run.
-DEBUG_TESTS=${DEBUG_TESTS:-"bdi_counters dirty_task_scale faults removal stress"}
+DEBUG_TESTS=${DEBUG_TESTS:-"bdi_counters faults light_dirtier removal stress"}
 if [ -n "$given_config" ]; then
 	plan=$given_config
 else

@@ -108,8 +108,8 @@ mani fails_a_series_test_skipped_on_the_patched_tree \
 # sysctls and bench_smoke skip
 mani passes_a_stock_boot "echo PATCHES=none >>options.txt
 	sed -i '/^kunit.dirty_device_limit\\./d' kunit.tsv
-	sed -i '/^bench_smoke\\./d; /^device_limit\\./d; /^dirty_task_scale\\./d' guest/results.tsv
-	for t in bench_smoke device_limit dirty_task_scale; do
+	sed -i '/^bench_smoke\\./d; /^device_limit\\./d; /^light_dirtier\\./d' guest/results.tsv
+	for t in bench_smoke device_limit light_dirtier; do
 		printf '%s\tSKIP\tkernel without the series\n' \$t >>guest/results.tsv
 	done" PASS "0 bench_smoke runs, 3 KUnit suites"
 mani fails_a_stock_boot_without_the_list_suites "echo PATCHES=none >>options.txt
@@ -118,7 +118,7 @@ mani fails_a_stock_boot_without_the_list_suites "echo PATCHES=none >>options.txt
 mani passes_a_lean_boot "cd .. && mv base lean" PASS
 mani fails_a_tests_pattern_matching_nothing "echo 'TESTS=bdi_counters nosuch*' >>options.txt" \
 	manifest.tests_pattern.nosuch_
-mani requires_only_the_selected_tests "echo 'TESTS=b*' >>options.txt; sed -i '/^[dfrs]/d' guest/results.tsv" PASS
+mani requires_only_the_selected_tests "echo 'TESTS=b*' >>options.txt; sed -i '/^[dflrs]/d' guest/results.tsv" PASS
 mani fails_a_boot_that_reported_nothing "rm guest/results.tsv kunit.tsv" manifest.nothing_ran
 mani fails_a_variant_without_manifest "cd .. && mv base nosuch" manifest.missing
 # every guest test named in every manifest (with what it includes): a new
