@@ -96,6 +96,19 @@ int pddt_check_int_sysctl(const char *prefix, const char *path,
 
 		err = pddt_write_buf(path, v, len);
 		got = pddt_read_ll(path);
+		/*
+		 * An empty write is no input: proc_dointvec_minmax() takes
+		 * it as a no-op, as for every int sysctl. It must change
+		 * nothing; anything else must be EINVAL.
+		 */
+		if (!len) {
+			snprintf(name, sizeof(name), "%s.empty_write_changes_nothing",
+				 prefix);
+			fails += pddt_check(name, got == keep,
+					    "write of 0 bytes: %s, value now %lld (was %lld)",
+					    err ? strerror(-err) : "accepted", got, keep);
+			continue;
+		}
 		snprintf(name, sizeof(name), "%s.rejects_%s", prefix,
 			 i < nbad ? bad[i].name : "oversized");
 		fails += pddt_check(name, err == -EINVAL && got == keep,
