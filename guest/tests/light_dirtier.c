@@ -41,8 +41,10 @@
  *    with light=0, dirty < limit, task_ratelimit > 0): the rule of on_*
  *    fails on stock, in the same boot. No task has a call with light=1.
  *
- *    on_*: every call of the restrained writer below the hard limits has
- *    light=1, so none has pause > 0. At a hard limit (dirty >= limit, the
+ *    on_*: the restrained writer is exempt below the hard limits: calls
+ *    with light=1, and none with pause > 0 (the exemption is asked only
+ *    when a pause is due; a call whose pause is not due yet is traced with
+ *    light=0 and pause <= 0, as on stock, and is not a pause). At a hard limit (dirty >= limit, the
  *    global domain's: the tests run in the root cgroup, no memcg domain;
  *    task_ratelimit 0; or a traced wb time budget's) it may be paused:
  *    counted apart. The mechanism's own limits, and BURST_KB and
@@ -579,7 +581,7 @@ static int run_phase(const char *disk, int idx, double idle_ms, struct written *
 			pddt_result(name, PDDT_SKIP, "not contested: %d of %d bursts started above the freerun ceiling of %d kB; %ld calls traced, %ld of them below the hard limits",
 				    contested, BURSTS, FREERUN_KB, l_ev, l_below);
 		else
-			fails += pddt_check(name, l_below > 0 && !l_thr,
+			fails += pddt_check(name, l_exempt > 0 && !l_thr_paused,
 					    "below the hard limits %ld calls exempt, %ld throttled (%ld paused; %ld short of credit, least %ld pages; %ld refused by the pool, %ld pages taken by other tasks); %ld at the hard limits (%ld paused); %d of %d bursts contested; bandwidth estimate min %.0f kB/s",
 					    l_exempt, l_thr, l_thr_paused, l_short, l_min_credit, l_pool,
 					    o_pages, l_limit, l_limit_paused, contested, BURSTS, bw_min);
