@@ -10,6 +10,7 @@ base=$2
 cover=$TOP/patches/cover-letter.txt
 [ -f "$cover" ] || die "no $cover"
 
+mkdir -p "$BUILD"
 rm -f "$TOP"/patches/[0-9][0-9][0-9][0-9]-*.patch
 git -C "$kdir" format-patch -q --cover-letter --zero-commit -o "$TOP/patches" "$base" ||
 	die "git format-patch failed"
