@@ -249,10 +249,24 @@ struct pddt_bdp_trace {
 	long bound;		/* calls whose pos_ratio it set (budget_bound=1) */
 };
 /*
- * Clear the trace and trace @pid's calls only, timed by CLOCK_MONOTONIC
- * (pddt_now()'s clock) until stopped. 0 or -errno.
+ * Clear the trace and trace the calls that match @filter (the event's
+ * filter syntax), timed by CLOCK_MONOTONIC (pddt_now()'s clock) until
+ * stopped. 0 or -errno.
  */
+int pddt_bdp_trace_filter(const char *filter);
+/* pddt_bdp_trace_filter() for @pid's calls only. */
 int pddt_bdp_trace_start(pid_t pid);
+/* The number after " @key=" in the event text @ev, or 0. */
+long pddt_bdp_field(const char *ev, const char *key);
+typedef void (*pddt_bdp_fn)(double t, pid_t pid, const char *ev, void *arg);
+/*
+ * Stop tracing and call @fn for each traced call of @pid (0: of every
+ * task), in time order, with its time (the word before the event's name,
+ * "12.345678:"), its task and the event's text. -1 if the trace cannot be
+ * read or its buffer dropped events (its header's
+ * entries-in-buffer/entries-written differ), else 0.
+ */
+int pddt_bdp_trace_each(pid_t pid, pddt_bdp_fn fn, void *arg);
 /* Stop tracing and sum up @pid's calls into @t. */
 void pddt_bdp_trace_stop(pid_t pid, struct pddt_bdp_trace *t);
 /* One traced call: when (pddt_now()'s clock) and the pause it took. */

@@ -16,13 +16,10 @@
 #define TRACE "/sys/kernel/tracing"
 #define BDP_EVENT TRACE "/events/writeback/balance_dirty_pages"
 
-int pddt_bdp_trace_start(pid_t pid)
+int pddt_bdp_trace_filter(const char *filter)
 {
-	char filter[64];
-	int err;
+	int err = pddt_write_file(BDP_EVENT "/enable", "0");
 
-	snprintf(filter, sizeof(filter), "common_pid == %d", (int)pid);
-	err = pddt_write_file(BDP_EVENT "/enable", "0");
 	if (!err)
 		err = pddt_write_file(TRACE "/trace_clock", "mono");
 	if (!err)
@@ -34,8 +31,15 @@ int pddt_bdp_trace_start(pid_t pid)
 	return err;
 }
 
-/* The number after " @key=" in @ev, or 0. */
-static long trace_field(const char *ev, const char *key)
+int pddt_bdp_trace_start(pid_t pid)
+{
+	char filter[64];
+
+	snprintf(filter, sizeof(filter), "common_pid == %d", (int)pid);
+	return pddt_bdp_trace_filter(filter);
+}
+
+long pddt_bdp_field(const char *ev, const char *key)
 {
 	char pat[32];
 	const char *p;
@@ -45,59 +49,62 @@ static long trace_field(const char *ev, const char *key)
 	return p ? atol(p + strlen(pat)) : 0;
 }
 
-/*
- * Stop tracing and call @fn for each traced call of @pid, in time order,
- * with its time (the word before the event's name, "12.345678:") and the
- * event's text. -1 if the trace cannot be read or its buffer dropped
- * events (its header's entries-in-buffer/entries-written differ), else 0.
- */
-static int bdp_trace_each(pid_t pid, void (*fn)(double t, const char *ev, void *arg),
-			  void *arg)
+int pddt_bdp_trace_each(pid_t pid, pddt_bdp_fn fn, void *arg)
 {
-	char line[1024], pat[32];
+	char line[1024];
 	long in_buf = -1, written = -2;
 	FILE *f;
 
 	pddt_write_file(BDP_EVENT "/enable", "0");
+	pddt_write_file(BDP_EVENT "/filter", "0");
 	f = fopen(TRACE "/trace", "r");
 	if (!f) {
 		pddt_write_file(TRACE "/trace_clock", "local");
 		return -1;
 	}
-	snprintf(pat, sizeof(pat), "-%d ", (int)pid);
 	while (fgets(line, sizeof(line), f)) {
 		char *ev = strstr(line, "balance_dirty_pages:");
-		char *who = strstr(line, pat);
-		char *t = ev;
+		char *cpu = strstr(line, " [");
+		char *who = cpu, *t = ev;
+		pid_t p;
 
 		if (sscanf(line, "# entries-in-buffer/entries-written: %ld/%ld",
 			   &in_buf, &written) == 2)
 			continue;
-		if (!ev || !who || who > ev)
+		if (!ev || !cpu || cpu > ev)
+			continue;
+		/* "comm-PID [CPU]": back over the spaces, then the digits */
+		while (who > line && who[-1] == ' ')
+			who--;
+		while (who > line && who[-1] >= '0' && who[-1] <= '9')
+			who--;
+		p = atoi(who);
+		if (pid && p != pid)
 			continue;
 		/* back over the space before the event, then to the time's start */
-		while (t > who && t[-1] == ' ')
+		while (t > cpu && t[-1] == ' ')
 			t--;
-		while (t > who && t[-1] != ' ')
+		while (t > cpu && t[-1] != ' ')
 			t--;
-		fn(atof(t), ev, arg);
+		fn(atof(t), p, ev, arg);
 	}
 	fclose(f);
 	pddt_write_file(TRACE "/trace_clock", "local");
 	return in_buf == written ? 0 : -1;
 }
 
-static void sum_call(double t __attribute__((unused)), const char *ev, void *arg)
+static void sum_call(double t __attribute__((unused)), pid_t pid __attribute__((unused)),
+		     const char *ev, void *arg)
 {
 	struct pddt_bdp_trace *s = arg;
-	long pause = trace_field(ev, "pause");
-	long wait = trace_field(ev, "paused") + (pause > 0 ? pause : 0);
+	long pause = pddt_bdp_field(ev, "pause");
+	long wait = pddt_bdp_field(ev, "paused") + (pause > 0 ? pause : 0);
 
 	s->events++;
 	s->paused += pause > 0;
 	/* fields of the dirty time budget (0 on a kernel without them) */
-	s->limited += trace_field(ev, "limited") > 0;
-	s->bound += trace_field(ev, "budget_bound") > 0;
+	s->limited += pddt_bdp_field(ev, "limited") > 0;
+	s->bound += pddt_bdp_field(ev, "budget_bound") > 0;
 	if (pause > s->max_pause_ms)
 		s->max_pause_ms = pause;
 	if (wait > s->max_wait_ms)
@@ -107,7 +114,7 @@ static void sum_call(double t __attribute__((unused)), const char *ev, void *arg
 void pddt_bdp_trace_stop(pid_t pid, struct pddt_bdp_trace *t)
 {
 	memset(t, 0, sizeof(*t));
-	bdp_trace_each(pid, sum_call, t);
+	pddt_bdp_trace_each(pid, sum_call, t);
 }
 
 struct event_list {
@@ -115,13 +122,14 @@ struct event_list {
 	long n, max;
 };
 
-static void add_call(double t, const char *ev, void *arg)
+static void add_call(double t, pid_t pid __attribute__((unused)), const char *ev,
+		     void *arg)
 {
 	struct event_list *l = arg;
 
 	if (l->n < l->max) {
 		l->ev[l->n].t = t;
-		l->ev[l->n].pause_ms = trace_field(ev, "pause");
+		l->ev[l->n].pause_ms = pddt_bdp_field(ev, "pause");
 	}
 	l->n++;
 }
@@ -130,7 +138,7 @@ long pddt_bdp_trace_events(pid_t pid, struct pddt_bdp_event *ev, long max)
 {
 	struct event_list l = { ev, 0, max };
 
-	if (bdp_trace_each(pid, add_call, &l) || l.n > max)
+	if (pddt_bdp_trace_each(pid, add_call, &l) || l.n > max)
 		return -1;
 	return l.n;
 }

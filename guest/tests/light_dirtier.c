@@ -108,8 +108,6 @@
 
 #define LIGHT "/proc/sys/vm/dirty_light_percent"
 #define DEVICE_TIME "/proc/sys/vm/dirty_device_time_ms"
-#define TRACE "/sys/kernel/tracing"
-#define BDP_EVENT TRACE "/events/writeback/balance_dirty_pages"
 
 #define LIGHT_PCT	25
 #define BURSTS		10
@@ -273,82 +271,42 @@ static void heavy_writer(const char *file, uint64_t seed, int idx, int precharge
 	pddt_stream_writer(file, seed, 0, 1 << 20, &hs->st[idx]);
 }
 
-/* Trace balance_dirty_pages with @filter, on the mono clock. 0 or -errno. */
-static int trace_start(const char *filter)
+struct ev_list {
+	struct bdp_ev *ev;
+	long n, max;
+};
+
+static void add_ev(double t __attribute__((unused)), pid_t pid, const char *text,
+		   void *arg)
 {
-	int err = pddt_write_file(BDP_EVENT "/enable", "0");
+	struct ev_list *l = arg;
+	struct bdp_ev *e = &l->ev[l->n < l->max ? l->n : l->max - 1];
 
-	if (!err)
-		err = pddt_write_file(TRACE "/trace_clock", "mono");
-	if (!err)
-		err = pddt_write_file(TRACE "/trace", "");
-	if (!err)
-		err = pddt_write_file(BDP_EVENT "/filter", filter);
-	if (!err)
-		err = pddt_write_file(BDP_EVENT "/enable", "1");
-	return err;
-}
-
-/* The number after " @key=" in @ev, or 0. */
-static long field(const char *ev, const char *key)
-{
-	char pat[32];
-	const char *p;
-
-	snprintf(pat, sizeof(pat), " %s=", key);
-	p = strstr(ev, pat);
-	return p ? atol(p + strlen(pat)) : 0;
+	e->pid = pid;
+	e->light = pddt_bdp_field(text, "light");
+	e->limited = pddt_bdp_field(text, "limited");
+	e->pause = pddt_bdp_field(text, "pause");
+	e->dirtied = pddt_bdp_field(text, "dirtied");
+	e->credit = pddt_bdp_field(text, "credit");
+	e->task_ratelimit = pddt_bdp_field(text, "task_ratelimit");
+	e->dirty = pddt_bdp_field(text, "dirty");
+	e->limit = pddt_bdp_field(text, "limit");
+	e->bdi_dirty = pddt_bdp_field(text, "bdi_dirty");
+	e->wb_limit = pddt_bdp_field(text, "wb_limit");
+	l->n++;
 }
 
 /*
- * Stop tracing and read the calls into @ev: their number, or -1 if the trace
- * cannot be read, dropped events, or held more than @max.
+ * Stop tracing and read every traced call into @ev: their number, or -1 if
+ * the trace cannot be read, dropped events, or held more than @max.
  */
 static long trace_stop(struct bdp_ev *ev, long max)
 {
-	char line[1024];
-	long in_buf = -1, written = -2, n = 0;
-	FILE *f;
+	struct ev_list l = { ev, 0, max };
 
-	pddt_write_file(BDP_EVENT "/enable", "0");
-	pddt_write_file(BDP_EVENT "/filter", "0");
-	f = fopen(TRACE "/trace", "r");
-	if (!f) {
-		pddt_write_file(TRACE "/trace_clock", "local");
+	if (pddt_bdp_trace_each(0, add_ev, &l) || l.n > max)
 		return -1;
-	}
-	while (fgets(line, sizeof(line), f)) {
-		char *text = strstr(line, "balance_dirty_pages:");
-		char *cpu = strstr(line, " [");
-		char *p = cpu;
-		struct bdp_ev *e = &ev[n < max ? n : max - 1];
-
-		if (sscanf(line, "# entries-in-buffer/entries-written: %ld/%ld",
-			   &in_buf, &written) == 2)
-			continue;
-		if (!text || !cpu || cpu > text)
-			continue;
-		/* "comm-PID [CPU]": back over the spaces, then the digits */
-		while (p > line && p[-1] == ' ')
-			p--;
-		while (p > line && p[-1] >= '0' && p[-1] <= '9')
-			p--;
-		e->pid = atoi(p);
-		e->light = field(text, "light");
-		e->limited = field(text, "limited");
-		e->pause = field(text, "pause");
-		e->dirtied = field(text, "dirtied");
-		e->credit = field(text, "credit");
-		e->task_ratelimit = field(text, "task_ratelimit");
-		e->dirty = field(text, "dirty");
-		e->limit = field(text, "limit");
-		e->bdi_dirty = field(text, "bdi_dirty");
-		e->wb_limit = field(text, "wb_limit");
-		n++;
-	}
-	fclose(f);
-	pddt_write_file(TRACE "/trace_clock", "local");
-	return in_buf == written && n <= max ? n : -1;
+	return l.n;
 }
 
 /* The call was at a hard limit: of the global domain, or the wb's budget. */
@@ -480,7 +438,7 @@ static int run_phase(const char *disk, int idx, double idle_ms, struct written *
 	snprintf(filter, sizeof(filter), "common_pid == %d || common_pid == %d || light == 1",
 		 (int)light, (int)heavy[0]);
 	snprintf(name, sizeof(name), "light_dirtier.%s.traced", ph->name);
-	terr = trace_start(filter);
+	terr = pddt_bdp_trace_filter(filter);
 	out->go = 1;
 	waitpid(light, &st, 0);
 	n = trace_stop(ev, MAX_EVENTS);
