@@ -44,7 +44,8 @@
  *    on_*: the restrained writer is exempt below the hard limits: calls
  *    with light=1, and none with pause > 0 (the exemption is asked only
  *    when a pause is due; a call whose pause is not due yet is traced with
- *    light=0 and pause <= 0, as on stock, and is not a pause). At a hard limit (dirty >= limit, the
+ *    light=0 and pause <= 0, as on stock, and is not a pause). At a hard
+ *    limit (dirty >= limit, the
  *    global domain's: the tests run in the root cgroup, no memcg domain;
  *    task_ratelimit 0; or a traced wb time budget's) it may be paused:
  *    counted apart. The mechanism's own limits, and BURST_KB and
@@ -56,8 +57,8 @@
  *      fresh task; charged all it dirties. It covers every burst B if a gap
  *      G earns it, B <= bw / 4 * G, and the cap holds it, B <= bw * 1 s.
  *    - pool: one per wb, refilled at 25 % of bw for the time since its last
- *      take, but at most 1 s of it per take (min(now - stamp, HZ)), holding
- *      at most 1 s: B <= bw / 4 * min(G, 1 s), while no other task takes.
+ *      refill, holding at most 1 s of bw: B <= bw / 4 * G and B <= bw * 1 s,
+ *      while no other task takes.
  *    B = 512 KiB = 128 pages every G = 1 s: half of what a gap earns (and
  *    refills), an eighth of the cap. The margin of 2 lets the estimate read
  *    down to half the disk's rate (its least over the bursts is printed).
