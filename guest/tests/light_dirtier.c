@@ -474,7 +474,10 @@ static int run_phase(const char *disk, int idx, double idle_ms, struct written *
 				continue;
 			}
 			l_thr++;
-			l_thr_paused += e->pause > 0;
+			/* not due yet: the exemption was not asked */
+			if (e->pause <= 0)
+				continue;
+			l_thr_paused++;
 			if (e->credit < e->dirtied)
 				l_short++;
 			else
@@ -509,7 +512,7 @@ static int run_phase(const char *disk, int idx, double idle_ms, struct written *
 	memcpy(ms, out->ms, sizeof(ms));
 	pddt_sort(ms, BURSTS);
 	printf("\npddt: light_dirtier %s: restrained writer %d KiB bursts: p50 %.0f ms (%.1fx its idle p50 of %.0f ms), max %.0f ms; disk bandwidth estimate min %.0f kB/s; "
-	       "its calls %ld: below the hard limits %ld exempt, %ld throttled (%ld paused; %ld short of credit, %ld refused by the pool), at them %ld (%ld paused), least credit %ld pages; "
+	       "its calls %ld: below the hard limits %ld exempt, %ld not (%ld paused: %ld short of credit, %ld refused by the pool), at them %ld (%ld paused), least credit %ld pages; "
 	       "streaming writer 1: %ld calls, %ld paused, credit %ld to %ld pages; exempt calls of the %d streaming writers %ld; of other tasks %ld (%ld pages)\n",
 	       ph->name, BURST_KB, ms[BURSTS / 2], idle_ms > 0 ? ms[BURSTS / 2] / idle_ms : 0, idle_ms,
 	       ms[BURSTS - 1], bw_min, l_ev, l_exempt, l_thr, l_thr_paused, l_short, l_pool,
@@ -541,7 +544,7 @@ static int run_phase(const char *disk, int idx, double idle_ms, struct written *
 				    contested, BURSTS, FREERUN_KB, l_ev, l_below);
 		else
 			fails += pddt_check(name, l_exempt > 0 && !l_thr_paused,
-					    "below the hard limits %ld calls exempt, %ld throttled (%ld paused; %ld short of credit, least %ld pages; %ld refused by the pool, %ld pages taken by other tasks); %ld at the hard limits (%ld paused); %d of %d bursts contested; bandwidth estimate min %.0f kB/s",
+					    "below the hard limits %ld calls exempt, %ld not (of them %ld paused: short of credit %ld, least credit %ld pages; refused by the pool %ld, %ld pages taken by other tasks; the rest not due a pause); %ld at the hard limits (%ld paused); %d of %d bursts contested; bandwidth estimate min %.0f kB/s",
 					    l_exempt, l_thr, l_thr_paused, l_short, l_min_credit, l_pool,
 					    o_pages, l_limit, l_limit_paused, contested, BURSTS, bw_min);
 		snprintf(name, sizeof(name), "light_dirtier.%s.streaming_writers_not_exempt", ph->name);
