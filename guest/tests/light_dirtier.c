@@ -429,6 +429,28 @@ static int run_phase(const char *disk, int idx, double idle_ms, struct written *
 	} while (pddt_now() - t0 < ph->warmup_s + SETTLE_MAX_S);
 	printf("pddt: light_dirtier %s: %d streaming writer(s), light %d %%: settled after %.1f s: dirty+writeback %.0f kB (freerun ceiling %d kB)\n",
 	       ph->name, ph->heavy, ph->pct, pddt_now() - t0, dirty, FREERUN_KB);
+	/*
+	 * Credit is earned at a share of the bandwidth measured between
+	 * writeback completions (WbLimitBandwidth), which is measured only
+	 * while the sysctl is on: until the disk's first completions after
+	 * it, a task's credit is next to nothing. The restrained writer
+	 * starts once it is measured.
+	 */
+	if (ph->pct) {
+		struct pddt_wb_sample smp;
+		char mnt[128];
+		double m0 = pddt_now();
+		int measured = 0;
+
+		pddt_disk_path(disk, ".", mnt, sizeof(mnt));
+		while (!(measured = !pddt_wb_sample(mnt, 0, &smp) && smp.bw > 0) &&
+		       pddt_now() - m0 < SETTLE_MAX_S)
+			usleep(100000);
+		snprintf(name, sizeof(name), "light_dirtier.%s.bandwidth_measured", ph->name);
+		fails += pddt_check(name, measured,
+				    "WbLimitBandwidth %lld kB/s after %.1f s (at most %d s)",
+				    measured ? smp.bw : 0, pddt_now() - m0, SETTLE_MAX_S);
+	}
 
 	w->light_seed = 0x11970ULL + idx;
 	snprintf(file, sizeof(file), "light-%s.dat", ph->name);
