@@ -7,7 +7,7 @@
  *    0..100; anything else is EINVAL and leaves the value as it was.
  *
  * 2. On the slow disk streaming writers run; beside them a restrained one
- *    writes a burst of BURST_KB every BURST_GAP_MS. The
+ *    writes a burst of BURST_KB, then idles BURST_GAP_MS. The
  *    writeback:balance_dirty_pages tracepoint fires for each call past the
  *    freerun ceiling: light=0, throttled (pause > 0, or <= 0 when think time
  *    was banked; task_ratelimit 0 at a hard limit), or light=1, exempt, the
@@ -59,10 +59,20 @@
  *    - pool: one per wb, refilled at 25 % of bw for the time since its last
  *      refill, holding at most 1 s of bw: B <= bw / 4 * G and B <= bw * 1 s,
  *      while no other task takes.
- *    B = 512 KiB = 128 pages every G = 1 s: half of what a gap earns (and
- *    refills), an eighth of the cap. The margin of 2 lets the estimate read
- *    down to half the disk's rate (its least over the bursts is printed).
- *    At a slow disk's rate (DISKS) where this does not hold, on_* SKIP.
+ *    B = 512 KiB = 128 pages, G = 1 s idle after each: half of what a gap
+ *    earns (and refills), an eighth of the cap. The margin of 2 lets the
+ *    estimate read down to half the disk's rate (its least over the bursts
+ *    is printed). At a slow disk's rate (DISKS) where this does not hold,
+ *    on_* SKIP.
+ *    The gap is idle time after the burst, not a schedule of one burst
+ *    every G: time paused at a hard limit earns nothing, and in on_16 the
+ *    streaming writers hold the domain there (Dirty + Writeback 63-66 MB as
+ *    bursts start, a burst paused there up to 5.8 s): a writer on a fixed
+ *    schedule starts its next burst at once, earns nothing between bursts
+ *    and comes out of them short of credit (measured so: least credit -294
+ *    pages, 14 calls paused below the hard limits, run 20261206-111415).
+ *    Credit measures a task's rate outside the throttle; a writer held at
+ *    a hard limit has no such time, whatever its rate over the wall clock.
  *
  *    Streaming writers are never exempt: every traced call of theirs has
  *    light=0. A streaming writer is charged all it dirties and earns only
@@ -73,7 +83,12 @@
  *    a second) and dirties that back in freerun, more than it earned: it
  *    stays in debt. 16 writers dirty bw / 16 each, a quarter of what they
  *    would earn outside, and stay in debt only because they are rarely
- *    outside; so:
+ *    outside. Not that rarely here: sixteen writers on two CPUs, blocked
+ *    in the filesystem or waiting for a CPU outside the pauses, climb from
+ *    the floor at 20 to 34 pages a second (the first one's credit, two
+ *    runs of 25 and 28 s: -1052 to -551, -1049 to -92), so they reach 0,
+ *    and would be light, after about 30 s. on_16 is kept to about half of
+ *    that (below). So:
  *    - fresh, each holds 1 s of credit, and its 3 MiB of the freerun ceiling
  *      spends 3/4 of it (20 s throttled would take it to the floor): in
  *      on_16 each first dirties PRECHARGE_S of bw, twice what takes it from
@@ -128,21 +143,26 @@ struct phase {
 	int heavy;		/* streaming writers */
 	int warmup_s;		/* before the restrained writer starts */
 	int precharge;		/* the streaming writers start at the floor */
+	int bursts;		/* of the restrained writer, at most BURSTS */
 };
 
 /*
  * on_16 starts from the dirty pages at 0 (after the idle bursts and a sync):
- * its streaming writers dirty their scratch files in freerun; its warm-up
- * lets the throttle's rates settle for 16 writers. off and on_1 start with
+ * its streaming writers dirty their scratch files in freerun, which leaves
+ * them at the floor, and reach the hard limit within its warm-up of 2 s.
+ * From the floor they have about 30 s in debt (the header): 2 s, the wait
+ * for the contested state, and 6 bursts of 1 s idle and 0.8 to 1.5 s each
+ * (p50s measured; at most 5.8 s) come to about 17 s, so a climb up to
+ * about 60 pages a second keeps them in debt. off and on_1 start with
  * the pages the writers before them left past the freerun ceiling: off's
  * warm-up lets dirty_ratelimit climb from 16 writers' rate to one's; on_1's
  * writer (fresh, 1 s of credit) spends its credit and the pool within about
  * 2 s past the ceiling, and the pool refills 3 bursts' worth in 1.5 s.
  */
 static const struct phase phases[] = {
-	{ "on_16", LIGHT_PCT, 16, 8, 1 },
-	{ "off", 0, 1, 8, 0 },
-	{ "on_1", LIGHT_PCT, 1, 5, 0 },
+	{ "on_16", LIGHT_PCT, 16, 2, 1, 6 },
+	{ "off", 0, 1, 8, 0, BURSTS },
+	{ "on_1", LIGHT_PCT, 1, 5, 0, BURSTS },
 };
 #define NPHASES (sizeof(phases) / sizeof(phases[0]))
 
@@ -206,7 +226,13 @@ static double disk_bw_kbps(const char *path)
 	return bdi_stat(&w, "WbWriteBandwidth");
 }
 
-/* @n bursts, one every BURST_GAP_MS, once @out->go is set. */
+/*
+ * @n bursts, each followed by BURST_GAP_MS idle, once @out->go is set. Idle
+ * after each burst, not one burst every BURST_GAP_MS: the credit is earned
+ * outside balance_dirty_pages(), and a writer on a fixed schedule that a
+ * hard limit holds past its gap starts the next burst at once, with nothing
+ * earned (see the header).
+ */
 static void light_writer(const char *file, uint64_t seed, int n, struct light_out *out)
 {
 	uint64_t off = 0;
@@ -220,14 +246,13 @@ static void light_writer(const char *file, uint64_t seed, int n, struct light_ou
 			_exit(4);
 		usleep(1000);
 	}
-	next = pddt_now();
 	for (int b = 0; b < n; b++) {
 		out->dirty_kb[b] = pddt_meminfo_kb("Dirty") + pddt_meminfo_kb("Writeback");
 		out->ms[b] = pddt_write_burst(fd, BURST_KB * 1024, seed, &off);
 		if (out->ms[b] < 0)
 			_exit(3);
 		out->bw_kbps[b] = disk_bw_kbps(file);
-		next += BURST_GAP_MS / 1000.0;
+		next = pddt_now() + BURST_GAP_MS / 1000.0;
 		if (b + 1 < n)
 			pddt_sleep_until(next);
 	}
@@ -325,7 +350,7 @@ static int is_heavy(pid_t pid, const pid_t *heavy, int n)
 	return 0;
 }
 
-/* Whether bursts of BURST_KB every BURST_GAP_MS fit credit and pool at @bps. */
+/* Whether bursts of BURST_KB, BURST_GAP_MS apart, fit credit and pool at @bps. */
 static int bursts_fit(long long bps)
 {
 	double b = BURST_KB * 1024.0 * MARGIN;
@@ -457,7 +482,7 @@ static int run_phase(const char *disk, int idx, double idle_ms, struct written *
 	pddt_disk_path(disk, file, w->light, sizeof(w->light));
 	light = fork();
 	if (!light)
-		light_writer(w->light, w->light_seed, BURSTS, out);
+		light_writer(w->light, w->light_seed, ph->bursts, out);
 	snprintf(filter, sizeof(filter), "common_pid == %d || common_pid == %d || light == 1",
 		 (int)light, (int)heavy[0]);
 	snprintf(name, sizeof(name), "light_dirtier.%s.traced", ph->name);
@@ -523,21 +548,21 @@ static int run_phase(const char *disk, int idx, double idle_ms, struct written *
 			o_pages += e->dirtied;
 		}
 	}
-	for (int b = 0; b < BURSTS; b++) {
+	for (int b = 0; b < ph->bursts; b++) {
 		contested += out->dirty_kb[b] > FREERUN_KB;
 		if (out->bw_kbps[b] >= 0 && (bw_min < 0 || out->bw_kbps[b] < bw_min))
 			bw_min = out->bw_kbps[b];
 	}
 	printf("pddt: light_dirtier %s: each burst, Dirty+Writeback kB as it started / its ms:", ph->name);
-	for (int b = 0; b < BURSTS; b++)
+	for (int b = 0; b < ph->bursts; b++)
 		printf(" %.0f/%.0f", out->dirty_kb[b], out->ms[b]);
 	memcpy(ms, out->ms, sizeof(ms));
-	pddt_sort(ms, BURSTS);
+	pddt_sort(ms, ph->bursts);
 	printf("\npddt: light_dirtier %s: restrained writer %d KiB bursts: p50 %.0f ms (%.1fx its idle p50 of %.0f ms), max %.0f ms; disk bandwidth estimate min %.0f kB/s; "
 	       "its calls %ld: below the hard limits %ld exempt, %ld not (%ld paused: %ld short of credit, %ld refused by the pool), at them %ld (%ld paused), least credit %ld pages; "
 	       "streaming writer 1: %ld calls, %ld paused, credit %ld to %ld pages; exempt calls of the %d streaming writers %ld; of other tasks %ld (%ld pages)\n",
-	       ph->name, BURST_KB, ms[BURSTS / 2], idle_ms > 0 ? ms[BURSTS / 2] / idle_ms : 0, idle_ms,
-	       ms[BURSTS - 1], bw_min, l_ev, l_exempt, l_thr, l_thr_paused, l_short, l_pool,
+	       ph->name, BURST_KB, ms[ph->bursts / 2], idle_ms > 0 ? ms[ph->bursts / 2] / idle_ms : 0, idle_ms,
+	       ms[ph->bursts - 1], bw_min, l_ev, l_exempt, l_thr, l_thr_paused, l_short, l_pool,
 	       l_limit, l_limit_paused, l_min_credit, h_ev, h_paused, h1_credit[0], h1_credit[1],
 	       ph->heavy, h_exempt,
 	       o_exempt, o_pages);
@@ -545,13 +570,13 @@ static int run_phase(const char *disk, int idx, double idle_ms, struct written *
 	if (!ph->pct) {
 		/* the negative control: the rule of on_* fails on stock */
 		snprintf(name, sizeof(name), "light_dirtier.%s.light_writer_throttled", ph->name);
-		if (!l_below && 2 * contested <= BURSTS)
+		if (!l_below && 2 * contested <= ph->bursts)
 			pddt_result(name, PDDT_SKIP, "not contested: %d of %d bursts started above the freerun ceiling of %d kB; %ld calls traced, %ld at the hard limits",
-				    contested, BURSTS, FREERUN_KB, l_ev, l_limit);
+				    contested, ph->bursts, FREERUN_KB, l_ev, l_limit);
 		else
 			fails += pddt_check(name, l_thr > 0,
 					    "throttled below the hard limits in %ld calls (%ld paused), at them %ld, of %ld traced; %d of %d bursts started above the freerun ceiling",
-					    l_thr, l_thr_paused, l_limit, l_ev, contested, BURSTS);
+					    l_thr, l_thr_paused, l_limit, l_ev, contested, ph->bursts);
 		snprintf(name, sizeof(name), "light_dirtier.%s.nobody_exempt", ph->name);
 		fails += pddt_check(name, !l_exempt && !h_exempt && !o_exempt,
 				    "light=1 calls: restrained writer %ld, streaming writers %ld, other tasks %ld (light off: none)",
@@ -561,18 +586,18 @@ static int run_phase(const char *disk, int idx, double idle_ms, struct written *
 		if (!fit)
 			pddt_result(name, PDDT_SKIP, "bursts of %d KiB every %d ms exceed what credit and pool allow, with a margin of %d, at the slow disk's %lld B/s",
 				    BURST_KB, BURST_GAP_MS, MARGIN, disk_bps);
-		else if (!l_below && 2 * contested <= BURSTS)
+		else if (!l_below && 2 * contested <= ph->bursts)
 			pddt_result(name, PDDT_SKIP, "not contested: %d of %d bursts started above the freerun ceiling of %d kB; %ld calls traced, %ld of them below the hard limits",
-				    contested, BURSTS, FREERUN_KB, l_ev, l_below);
+				    contested, ph->bursts, FREERUN_KB, l_ev, l_below);
 		else
 			fails += pddt_check(name, l_exempt > 0 && !l_thr_paused,
 					    "below the hard limits %ld calls exempt, %ld not (of them %ld paused: short of credit %ld, least credit %ld pages; refused by the pool %ld, %ld pages taken by other tasks; the rest not due a pause); %ld at the hard limits (%ld paused); %d of %d bursts contested; bandwidth estimate min %.0f kB/s",
 					    l_exempt, l_thr, l_thr_paused, l_short, l_min_credit, l_pool,
-					    o_pages, l_limit, l_limit_paused, contested, BURSTS, bw_min);
+					    o_pages, l_limit, l_limit_paused, contested, ph->bursts, bw_min);
 		snprintf(name, sizeof(name), "light_dirtier.%s.streaming_writers_not_exempt", ph->name);
-		if (!h_ev && !h_exempt && 2 * contested <= BURSTS)
+		if (!h_ev && !h_exempt && 2 * contested <= ph->bursts)
 			pddt_result(name, PDDT_SKIP, "not contested: %d of %d bursts started above the freerun ceiling; streaming writer 1 traced 0 calls",
-				    contested, BURSTS);
+				    contested, ph->bursts);
 		else
 			fails += pddt_check(name, h_ev > 0 && !h_exempt,
 					    "streaming writer 1: %ld calls past the freerun ceiling, %ld paused, its credit %ld to %ld pages; exempt calls of the %d: %ld (most credit at one: %ld pages)",
@@ -605,10 +630,11 @@ static int verify_phase(int idx, const struct written *w)
 	fails += pddt_check(name, bad == 0 && !empty,
 			    "%d files, %lld MiB, written in %.0f s, read back: %lld bytes differ (-1: unreadable)%s",
 			    w->nheavy, size >> 20, w->secs, bad, empty ? "; a file is empty" : "");
-	bad = pddt_verify_pattern(w->light, (uint64_t)BURSTS * BURST_KB * 1024, w->light_seed);
+	bad = pddt_verify_pattern(w->light, (uint64_t)phases[idx].bursts * BURST_KB * 1024,
+				  w->light_seed);
 	snprintf(name, sizeof(name), "light_dirtier.%s.light_data_intact", phases[idx].name);
 	fails += pddt_check(name, bad == 0, "%d KiB read back: %lld bytes differ (-1: unreadable)",
-			    BURSTS * BURST_KB, bad);
+			    phases[idx].bursts * BURST_KB, bad);
 	unlink(w->light);
 	return fails;
 }
