@@ -227,17 +227,14 @@ static double disk_bw_kbps(const char *path)
 }
 
 /*
- * @n bursts, each followed by BURST_GAP_MS idle, once @out->go is set. Idle
- * after each burst, not one burst every BURST_GAP_MS: the credit is earned
- * outside balance_dirty_pages(), and a writer on a fixed schedule that a
- * hard limit holds past its gap starts the next burst at once, with nothing
- * earned (see the header).
+ * @n bursts, each followed by BURST_GAP_MS idle (not one burst every
+ * BURST_GAP_MS: the header says why), once @out->go is set.
  */
 static void light_writer(const char *file, uint64_t seed, int n, struct light_out *out)
 {
 	uint64_t off = 0;
 	int fd = open(file, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	double next, t0 = pddt_now();
+	double t0 = pddt_now();
 
 	if (fd < 0)
 		_exit(2);
@@ -252,9 +249,8 @@ static void light_writer(const char *file, uint64_t seed, int n, struct light_ou
 		if (out->ms[b] < 0)
 			_exit(3);
 		out->bw_kbps[b] = disk_bw_kbps(file);
-		next = pddt_now() + BURST_GAP_MS / 1000.0;
 		if (b + 1 < n)
-			pddt_sleep_until(next);
+			pddt_sleep_until(pddt_now() + BURST_GAP_MS / 1000.0);
 	}
 	close(fd);
 	_exit(0);
@@ -584,7 +580,7 @@ static int run_phase(const char *disk, int idx, double idle_ms, struct written *
 	} else {
 		snprintf(name, sizeof(name), "light_dirtier.%s.light_writer_exempt", ph->name);
 		if (!fit)
-			pddt_result(name, PDDT_SKIP, "bursts of %d KiB every %d ms exceed what credit and pool allow, with a margin of %d, at the slow disk's %lld B/s",
+			pddt_result(name, PDDT_SKIP, "bursts of %d KiB with %d ms idle after each exceed what credit and pool allow, with a margin of %d, at the slow disk's %lld B/s",
 				    BURST_KB, BURST_GAP_MS, MARGIN, disk_bps);
 		else if (!l_below && 2 * contested <= ph->bursts)
 			pddt_result(name, PDDT_SKIP, "not contested: %d of %d bursts started above the freerun ceiling of %d kB; %ld calls traced, %ld of them below the hard limits",
