@@ -152,8 +152,10 @@ struct phase {
  * them at the floor, and reach the hard limit within its warm-up of 2 s.
  * From the floor they have about 30 s in debt (the header): 2 s, the wait
  * for the contested state, and 6 bursts of 1 s idle and 0.8 to 1.5 s each
- * (p50s measured; at most 5.8 s) come to about 17 s, so a climb up to
- * about 60 pages a second keeps them in debt. off and on_1 start with
+ * (p50s measured) come to about 17 s; bursts held at the hard limit for
+ * 4.9 and 6.5 s made it 23 s in one run, and the first streaming writer
+ * ended it at -248 pages (35 pages a second): the margin is thin. off and
+ * on_1 start with
  * the pages the writers before them left past the freerun ceiling: off's
  * warm-up lets dirty_ratelimit climb from 16 writers' rate to one's; on_1's
  * writer (fresh, 1 s of credit) spends its credit and the pool within about
