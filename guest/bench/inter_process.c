@@ -9,7 +9,10 @@
  * 1024th of a second's bandwidth (4 KiB at 4 MiB/s) paced to an eighth and a
  * quarter of it. Each runs alone in its turn, at least 30 bursts and 2 s
  * (quick: 5 bursts and 2 s), in three phases: idle, beside one streaming
- * writer, beside four. A writer that falls behind does not catch up: its
+ * writer, beside four. With ARG "t8", two: idle, and beside one streaming
+ * writer of eight threads, each writing a file of its own (does the thread
+ * count as a dirtier of its own, or the process?), reported as
+ * inter_process_t8. A writer that falls behind does not catch up: its
  * next burst starts at once, and the pace goes on from there.
  *
  * Per burst (of rate8 and rate4 one write(), or 64 KiB write()s above
@@ -32,6 +35,8 @@
 #define MAXB	4096		/* bursts of one writer in one phase */
 #define MAXEV	(4 * MAXB)	/* its traced balance_dirty_pages calls */
 #define NSTREAM	4
+#define NTHREAD	8		/* threads of the streaming writer, ARG t8 */
+#define MAXS	NTHREAD		/* streaming files */
 #define WRAP	(128ULL << 20)	/* each streaming writer's file */
 /*
  * Before a loaded phase: the streaming writers fill the dirty limit within a
@@ -54,11 +59,15 @@ static const struct writer writers[] = {
 };
 #define NW (int)(sizeof(writers) / sizeof(writers[0]))
 
-static const struct phase {
+struct phase {
 	const char *name;
-	int streams;
-} phases[] = { { "idle", 0 }, { "beside1", 1 }, { "beside4", NSTREAM } };
-#define NPH (int)(sizeof(phases) / sizeof(phases[0]))
+	int streams;	/* streaming writers, one process each */
+	int threads;	/* or one streaming writer of this many threads */
+};
+static const struct phase procs[] = {
+	{ "idle", 0, 0 }, { "beside1", 1, 0 }, { "beside4", NSTREAM, 0 },
+};
+static const struct phase threads[] = { { "idle", 0, 0 }, { "beside8t", 0, NTHREAD } };
 
 /* One writer's turn, filled in by the child that wrote it. */
 struct turn {
@@ -182,17 +191,26 @@ int main(int argc, char **argv)
 {
 	struct turn *t = pddt_shared(sizeof(*t));
 	double bw = pddt_disk_bps("slow"), idle_p50[NW];
-	char stream_f[NSTREAM][256], file[NW][256], dir[256];
+	char stream_f[MAXS][256], file[NW][256], dir[256], *tfiles[NTHREAD];
+	const struct phase *phases = procs;
+	int running = 0, died = 0, nph = 3, nfiles = 0;
 	pid_t stream[NSTREAM];
-	int running = 0, died = 0;
 	struct bench b;
 	FILE *csv;
 
-	bench_init(&b, "inter_process", argc, argv);
+	/* ARG t8: its figures apart, as inter_process_t8 */
+	bench_init(&b, argc == 4 && !strcmp(argv[3], "t8") ? "inter_process_t8" : "inter_process",
+		   argc, argv);
 	if (bw <= 0)
 		pddt_die("inter_process needs the slow disk's bandwidth (PDDT_BPS)");
+	if (b.arg && strcmp(b.arg, "t8"))
+		pddt_die("inter_process: ARG is t8 or none, not '%s'", b.arg);
+	if (b.arg) {
+		phases = threads;
+		nph = 2;
+	}
 	pddt_disk_path("slow", "", dir, sizeof(dir));
-	for (int i = 0; i < NSTREAM; i++) {
+	for (int i = 0; i < MAXS; i++) {
 		char name[32];
 
 		snprintf(name, sizeof(name), "streaming%d.dat", i);
@@ -205,7 +223,9 @@ int main(int argc, char **argv)
 		pddt_disk_path("slow", name, file[i], sizeof(file[i]));
 	}
 	csv = bench_csv(&b, "latency", "phase,writer,ms,bdp_ms");
-	for (int p = 0; p < NPH; p++) {
+	for (int i = 0; i < NTHREAD; i++)
+		tfiles[i] = stream_f[i];
+	for (int p = 0; p < nph; p++) {
 		const struct phase *ph = &phases[p];
 		long long w0;
 		double t0;
@@ -214,9 +234,14 @@ int main(int argc, char **argv)
 		while (running < ph->streams) {
 			stream[running] = pddt_stream_start(stream_f[running], 0x57ea + running,
 							    WRAP, 1 << 20, NULL);
-			running++;
+			nfiles = ++running;
 		}
-		if (ph->streams)
+		if (ph->threads) {
+			stream[running++] = pddt_stream_threads_start(tfiles, ph->threads,
+								      0x57ea, WRAP, 1 << 20);
+			nfiles = ph->threads;
+		}
+		if (running)
 			sleep(WARM_S);
 		w0 = bench_written_kb(dir);
 		t0 = pddt_now();
@@ -225,7 +250,7 @@ int main(int argc, char **argv)
 
 			turn(&b, &writers[i], bw, file[i], t);
 			p50 = report(&b, csv, ph, &writers[i], bw, t);
-			if (!ph->streams)
+			if (!ph->streams && !ph->threads)
 				idle_p50[i] = p50;
 			else if (idle_p50[i] > 0) {
 				snprintf(m, sizeof(m), "%s_p50_vs_idle_%s", writers[i].name,
@@ -233,7 +258,7 @@ int main(int argc, char **argv)
 				bench_metric(&b, m, p50 / idle_p50[i], "ratio");
 			}
 			/* the last phase's files are read back below */
-			if (p < NPH - 1)
+			if (p < nph - 1)
 				unlink(file[i]);
 		}
 		snprintf(m, sizeof(m), "disk_written_%s", ph->name);
@@ -245,7 +270,7 @@ int main(int argc, char **argv)
 		died += !pddt_stream_stop(stream[i]);
 	if (died)
 		pddt_die("inter_process: %d streaming writers died", died);
-	for (int i = 0; i < running; i++) {
+	for (int i = 0; i < nfiles; i++) {
 		char what[32];
 
 		snprintf(what, sizeof(what), "streaming%d", i);

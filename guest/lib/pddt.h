@@ -193,6 +193,13 @@ void pddt_stream_writer(const char *file, uint64_t seed, uint64_t wrap,
 pid_t pddt_stream_start(const char *file, uint64_t seed, uint64_t wrap,
 			size_t chunk, struct pddt_stream *st);
 /*
+ * One streaming writer of @n threads in a child: thread i writes files[i]
+ * with pattern @seed + i, as pddt_stream_writer() does (a write error ends
+ * the whole process, status 3). Its pid, or dies if fork fails.
+ */
+pid_t pddt_stream_threads_start(char *const files[], int n, uint64_t seed,
+				uint64_t wrap, size_t chunk);
+/*
  * Stop a streaming writer (SIGTERM) and reap it: 1 if it was still running
  * until then, 0 if it had died (a write error, the OOM killer).
  */

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * writers.c - data patterns that can be verified after writeback, and streaming writers.
+ * writers.c - data patterns that can be verified after writeback, and streaming
+ * writers (processes, or the threads of one).
  */
 #include "pddt.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -129,6 +131,42 @@ pid_t pddt_stream_start(const char *file, uint64_t seed, uint64_t wrap,
 	if (!pid)
 		pddt_stream_writer(file, seed, wrap, chunk, st);
 	return pid;
+}
+
+struct stream_thread {
+	const char *file;
+	uint64_t seed, wrap;
+	size_t chunk;
+};
+
+static void *stream_thread(void *arg)
+{
+	const struct stream_thread *t = arg;
+
+	pddt_stream_writer(t->file, t->seed, t->wrap, t->chunk, NULL);
+}
+
+pid_t pddt_stream_threads_start(char *const files[], int n, uint64_t seed,
+				uint64_t wrap, size_t chunk)
+{
+	struct stream_thread *t;
+	pthread_t tid;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		pddt_die("fork: %s", strerror(errno));
+	if (pid)
+		return pid;
+	t = calloc(n, sizeof(*t));
+	if (!t)
+		_exit(2);
+	for (int i = 0; i < n; i++)
+		t[i] = (struct stream_thread){ files[i], seed + i, wrap, chunk };
+	for (int i = 1; i < n; i++)
+		if (pthread_create(&tid, NULL, stream_thread, &t[i]))
+			_exit(2);
+	stream_thread(&t[0]);
+	_exit(0);
 }
 
 int pddt_stream_stop(pid_t pid)
