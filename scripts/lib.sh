@@ -94,13 +94,14 @@ check_run_vars() {
 	case ${MEM:-1024} in '' | *[!0-9]*) die "MEM='$MEM': MiB expected" ;; esac
 	[ "${MEM:-1024}" -ge 256 ] || die "MEM='$MEM': at least 256 MiB"
 	# no more vCPUs than the kernel takes: CONFIG_NR_CPUS of the variant
-	# (config/CONFIG.config, else config/base.config)
+	# (config/CONFIG.config, else config/base.config; else x86_64's
+	# default, 64)
 	_ncpus=$(sed -n 's/^CONFIG_NR_CPUS=//p' "$TOP/config/base.config" \
 		"$TOP/config/${CONFIG:-base}.config" 2>/dev/null | tail -n 1)
 	case ${SMP:-2} in
-	'' | *[!0-9]* | 0) die "SMP='$SMP': a number of vCPUs expected" ;;
-	*) [ "${SMP:-2}" -le "${_ncpus:-1}" ] ||
-		die "SMP='$SMP': 1 to ${_ncpus:-1} expected (CONFIG_NR_CPUS of config ${CONFIG:-base})" ;;
+	'' | *[!0-9]* | 0*) die "SMP='$SMP': a number of vCPUs expected" ;;
+	*) [ "${SMP:-2}" -le "${_ncpus:-64}" ] ||
+		die "SMP='$SMP': 1 to ${_ncpus:-64} expected (CONFIG_NR_CPUS of config ${CONFIG:-base})" ;;
 	esac
 	# shellcheck disable=SC2086
 	"$TOP/scripts/disks.sh" check ${DISKS:-$DEFAULT_DISKS} >/dev/null || exit 1

@@ -23,6 +23,14 @@ must_report() {
 	hotpath) echo "cpu_per_dirtied_page wall" ;;
 	esac
 }
+# reported SCENARIO ARG: the name its figures are under (bench_init() in
+# its C file): inter_process t8 and copy_sync with a size keep theirs apart.
+reported() {
+	case $1:$2 in
+	inter_process:t8 | copy_sync:[0-9]*) echo "$1_$2" ;;
+	*) echo "$1" ;;
+	esac
+}
 [ -s "$dir/runs.tsv" ] || {
 	printf '%s.runs\tFAIL\tno runs in %s/runs.tsv\n' "$prefix" "$dir"
 	exit 1
@@ -31,6 +39,7 @@ fails=0
 while IFS='	' read -r rep sc arg mode prof; do
 	label=$sc
 	[ "$arg" = - ] || label="$label $arg"
+	sc=$(reported "$sc" "$arg")
 	case $prof in
 	'' | usb) ;;
 	*) label="$label $prof" sc=${sc}_$prof ;;
