@@ -8,14 +8,13 @@
  * after it (the wait "after 100 %"), the total, and the dirty and writeback
  * pages the disk held as the copy ended (its bdi's, kB). The disk is idle
  * and synced before the copy starts. With ARG its figures are apart, as
- * copy_sync_<ARG> (judge.sh's reported() knows).
+ * copy_sync_<ARG>.
  */
 #define _GNU_SOURCE
 #include "bench.h"
 #include "pddt.h"
 
 #include <fcntl.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -27,14 +26,11 @@ int main(int argc, char **argv)
 	struct pddt_wb_sample d;
 	double t0, t1, t2;
 	uint64_t off = 0;
-	char name[32] = "copy_sync";
 	struct bench b;
 	long mib;
 	int fd;
 
-	if (argc == 4)
-		snprintf(name, sizeof(name), "copy_sync_%s", argv[3]);
-	bench_init(&b, name, argc, argv);
+	bench_init_apart(&b, "copy_sync", argc, argv);
 	mib = b.arg ? atol(b.arg) : (long)bench_len(&b, 64, 16);
 	if (mib < 1 || mib > 4096)
 		pddt_die("copy_sync: MiB must be 1..4096, not '%s'", b.arg);

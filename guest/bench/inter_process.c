@@ -198,9 +198,7 @@ int main(int argc, char **argv)
 	struct bench b;
 	FILE *csv;
 
-	/* ARG t8: its figures apart, as inter_process_t8 (and judge.sh's reported()) */
-	bench_init(&b, argc == 4 && !strcmp(argv[3], "t8") ? "inter_process_t8" : "inter_process",
-		   argc, argv);
+	bench_init_apart(&b, "inter_process", argc, argv);
 	if (bw <= 0)
 		pddt_die("inter_process needs the slow disk's bandwidth (PDDT_BPS)");
 	if (b.arg && strcmp(b.arg, "t8"))

@@ -23,8 +23,8 @@ must_report() {
 	hotpath) echo "cpu_per_dirtied_page wall" ;;
 	esac
 }
-# reported SCENARIO ARG: the name its figures are under (bench_init() in
-# its C file): inter_process t8 and copy_sync with a size keep theirs apart.
+# reported SCENARIO ARG: the name its figures are under: <scenario>_<ARG>
+# for the scenarios that call bench_init_apart() (lib/bench.h).
 reported() {
 	case $1:$2 in
 	inter_process:t8 | copy_sync:[0-9]*) echo "$1_$2" ;;

@@ -36,6 +36,17 @@ void bench_init(struct bench *b, const char *scenario, int argc, char **argv)
 	mkdir(bench_dir(), 0755);
 }
 
+void bench_init_apart(struct bench *b, const char *scenario, int argc, char **argv)
+{
+	char name[64];
+
+	if (argc == 4)
+		snprintf(name, sizeof(name), "%s_%s", scenario, argv[3]);
+	else
+		snprintf(name, sizeof(name), "%s", scenario);
+	bench_init(b, name, argc, argv);
+}
+
 void bench_metric(const struct bench *b, const char *metric, double value,
 		  const char *unit)
 {

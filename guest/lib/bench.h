@@ -27,6 +27,12 @@ struct bench {
 
 /* Parse "MODE REP [ARG]" or die with the usage. */
 void bench_init(struct bench *b, const char *scenario, int argc, char **argv);
+/*
+ * bench_init() for a scenario whose ARG changes what it measures: with an
+ * ARG its figures are apart, as <scenario>_<ARG> (judge.sh's reported()
+ * lists the scenarios that use it).
+ */
+void bench_init_apart(struct bench *b, const char *scenario, int argc, char **argv);
 /* Append one figure to summary.tsv (and print it). */
 void bench_metric(const struct bench *b, const char *metric, double value,
 		  const char *unit);

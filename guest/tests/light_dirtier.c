@@ -155,11 +155,11 @@ struct phase {
  * (p50s measured) come to about 17 s; bursts held at the hard limit for
  * 4.9 and 6.5 s made it 23 s in one run, and the first streaming writer
  * ended it at -248 pages (35 pages a second): the margin is thin. off and
- * on_1 start with
- * the pages the writers before them left past the freerun ceiling: off's
- * warm-up lets dirty_ratelimit climb from 16 writers' rate to one's; on_1's
- * writer (fresh, 1 s of credit) spends its credit and the pool within about
- * 2 s past the ceiling, and the pool refills 3 bursts' worth in 1.5 s.
+ * on_1 start with the pages the writers before them left past the freerun
+ * ceiling: off's warm-up lets dirty_ratelimit climb from 16 writers' rate to
+ * one's; on_1's writer (fresh, 1 s of credit) spends its credit and the pool
+ * within about 2 s past the ceiling, and the pool refills 3 bursts' worth in
+ * 1.5 s.
  */
 static const struct phase phases[] = {
 	{ "on_16", LIGHT_PCT, 16, 2, 1, 6 },
