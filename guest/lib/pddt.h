@@ -245,15 +245,31 @@ int pddt_kmemleak_check(const char *name);
 /*
  * The writeback:balance_dirty_pages tracepoint, filtered on one task. Its
  * "pause" is the sleep a call is about to take, "paused" what the same call
- * has slept already (it loops only while the task may not dirty at all).
+ * has slept already. A call pauses again only after a pause at
+ * task_ratelimit 0 (a stop). The time budget never sets that (its drain
+ * floor), so a stop is stock's control where the event says budget_bound=0
+ * (the budget did not set pos_ratio; on a kernel without the field, always).
  */
+struct pddt_bdp_call {
+	long ms;		/* paused + pause of its last event */
+	long pauses;		/* its pauses */
+	long stops;		/* of which at task_ratelimit 0 */
+	char ev[512];		/* the text of its last event */
+};
 struct pddt_bdp_trace {
-	long events;		/* balance_dirty_pages calls that traced */
+	long events;		/* traced events (a call traces once per pause) */
 	long paused;		/* of which with a pause > 0 */
 	long max_pause_ms;	/* the longest single pause */
-	long max_wait_ms;	/* the longest paused + pause of one call */
 	long limited;		/* calls a time budget held (limited=1) */
 	long bound;		/* calls whose pos_ratio it set (budget_bound=1) */
+	long stock_calls;	/* calls with a stop of stock's control */
+	struct pddt_bdp_call longest;	    /* the longest call of the others */
+	struct pddt_bdp_call longest_stock; /* the longest of stock_calls */
+	/* the call being summed: counted when the next one starts, or at the end */
+	struct pddt_bdp_call cur;
+	int cur_open;		/* its last event was a stop */
+	int cur_stock;		/* it has a stop of stock's control */
+	int cur_budget;		/* and one with budget_bound=1 */
 };
 /*
  * Clear the trace and trace the calls that match @filter (the event's
@@ -276,6 +292,8 @@ typedef void (*pddt_bdp_fn)(double t, pid_t pid, const char *ev, void *arg);
 int pddt_bdp_trace_each(pid_t pid, pddt_bdp_fn fn, void *arg);
 /* Stop tracing and sum up @pid's calls into @t. */
 void pddt_bdp_trace_stop(pid_t pid, struct pddt_bdp_trace *t);
+/* Sum up the calls of a saved trace (one task's) into @t; as above. */
+int pddt_bdp_trace_sum_file(const char *path, struct pddt_bdp_trace *t);
 /* One traced call: when (pddt_now()'s clock) and the pause it took. */
 struct pddt_bdp_event {
 	double t;

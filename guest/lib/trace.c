@@ -49,19 +49,12 @@ long pddt_bdp_field(const char *ev, const char *key)
 	return p ? atol(p + strlen(pat)) : 0;
 }
 
-int pddt_bdp_trace_each(pid_t pid, pddt_bdp_fn fn, void *arg)
+/* @fn for each event of @pid (0: any) in @f; -1 if it dropped events */
+static int bdp_read(FILE *f, pid_t pid, pddt_bdp_fn fn, void *arg)
 {
 	char line[1024];
 	long in_buf = -1, written = -2;
-	FILE *f;
 
-	pddt_write_file(BDP_EVENT "/enable", "0");
-	pddt_write_file(BDP_EVENT "/filter", "0");
-	f = fopen(TRACE "/trace", "r");
-	if (!f) {
-		pddt_write_file(TRACE "/trace_clock", "local");
-		return -1;
-	}
 	while (fgets(line, sizeof(line), f)) {
 		char *ev = strstr(line, "balance_dirty_pages:");
 		char *cpu = strstr(line, " [");
@@ -88,33 +81,94 @@ int pddt_bdp_trace_each(pid_t pid, pddt_bdp_fn fn, void *arg)
 			t--;
 		fn(atof(t), p, ev, arg);
 	}
+	return in_buf == written ? 0 : -1;
+}
+
+int pddt_bdp_trace_each(pid_t pid, pddt_bdp_fn fn, void *arg)
+{
+	FILE *f;
+	int err;
+
+	pddt_write_file(BDP_EVENT "/enable", "0");
+	pddt_write_file(BDP_EVENT "/filter", "0");
+	f = fopen(TRACE "/trace", "r");
+	if (!f) {
+		pddt_write_file(TRACE "/trace_clock", "local");
+		return -1;
+	}
+	err = bdp_read(f, pid, fn, arg);
 	fclose(f);
 	pddt_write_file(TRACE "/trace_clock", "local");
-	return in_buf == written ? 0 : -1;
+	return err;
+}
+
+/* Count the call summed last (s->cur) as stock's or judged. */
+static void end_call(struct pddt_bdp_trace *s)
+{
+	struct pddt_bdp_call *max = &s->longest;
+
+	if (s->cur_stock && !s->cur_budget) {
+		s->stock_calls++;
+		max = &s->longest_stock;
+	}
+	if (s->cur.ms > max->ms)
+		*max = s->cur;
+	memset(&s->cur, 0, sizeof(s->cur));
+	s->cur_open = s->cur_stock = s->cur_budget = 0;
 }
 
 static void sum_call(double t __attribute__((unused)), pid_t pid __attribute__((unused)),
 		     const char *ev, void *arg)
 {
 	struct pddt_bdp_trace *s = arg;
+	struct pddt_bdp_call *c = &s->cur;
 	long pause = pddt_bdp_field(ev, "pause");
-	long wait = pddt_bdp_field(ev, "paused") + (pause > 0 ? pause : 0);
+	long paused = pddt_bdp_field(ev, "paused");
+	int stop = pause > 0 && pddt_bdp_field(ev, "task_ratelimit") == 0;
+	/* fields of the dirty time budget (0 on a kernel without them) */
+	int bound = pddt_bdp_field(ev, "budget_bound") > 0;
 
 	s->events++;
 	s->paused += pause > 0;
-	/* fields of the dirty time budget (0 on a kernel without them) */
 	s->limited += pddt_bdp_field(ev, "limited") > 0;
-	s->bound += pddt_bdp_field(ev, "budget_bound") > 0;
+	s->bound += bound;
 	if (pause > s->max_pause_ms)
 		s->max_pause_ms = pause;
-	if (wait > s->max_wait_ms)
-		s->max_wait_ms = wait;
+	/*
+	 * An event is of the call before it when that one's last event was a
+	 * stop and its paused counts that pause (a new call's starts from 0).
+	 */
+	if (!s->cur_open || paused < c->ms)
+		end_call(s);
+	c->ms = paused + (pause > 0 ? pause : 0);
+	c->pauses += pause > 0;
+	c->stops += stop;
+	snprintf(c->ev, sizeof(c->ev), "%s", ev);
+	c->ev[strcspn(c->ev, "\n")] = 0;
+	s->cur_open = stop;
+	s->cur_stock |= stop && !bound;
+	s->cur_budget |= stop && bound;
 }
 
 void pddt_bdp_trace_stop(pid_t pid, struct pddt_bdp_trace *t)
 {
 	memset(t, 0, sizeof(*t));
 	pddt_bdp_trace_each(pid, sum_call, t);
+	end_call(t);
+}
+
+int pddt_bdp_trace_sum_file(const char *path, struct pddt_bdp_trace *t)
+{
+	FILE *f = fopen(path, "r");
+	int err;
+
+	memset(t, 0, sizeof(*t));
+	if (!f)
+		return -1;
+	err = bdp_read(f, 0, sum_call, t);
+	fclose(f);
+	end_call(t);
+	return err;
 }
 
 struct event_list {

@@ -155,6 +155,24 @@ else
 	res kmemleak.reader FAIL "cannot build pddt-kmemleak: $(tail -n 1 "$tmp/mkg")"
 fi
 
+# --- balance_dirty_pages traces: calls stock's control stopped apart, the rest judged
+if make -s -C "$TOP/guest" OUT="$tmp/g" "$tmp/g/bin/pddt-bdp-calls" >"$tmp/mkb" 2>&1; then
+	for r in stock-stop:'events 8 paused 7 longest 92 ms 1 pauses 0 stops; stock 1 longest 504 ms 5 pauses' \
+		budget-stop:'events 4 paused 4 longest 300 ms 3 pauses 3 stops; stock 0 longest 0 ms 0 pauses' \
+		mixed-stop:'events 3 paused 3 longest 280 ms 3 pauses 2 stops; stock 0 longest 0 ms 0 pauses' \
+		new-call:'events 3 paused 3 longest 120 ms 1 pauses 0 stops; stock 1 longest 100 ms 1 pauses'; do
+		got=$("$tmp/g/bin/pddt-bdp-calls" "$here/bdp/${r%%:*}.trace" 2>&1)
+		[ "$got" = "${r#*:}" ]
+		expect "bdp_calls.${r%%:*}" 0 $? "$got"
+	done
+	for r in missing dropped; do
+		got=$("$tmp/g/bin/pddt-bdp-calls" "$here/bdp/$r.trace" 2>&1)
+		expect "bdp_calls.$r.trace_is_an_error" 2 $? "$got"
+	done
+else
+	res bdp_calls.reader FAIL "cannot build pddt-bdp-calls: $(tail -n 1 "$tmp/mkb")"
+fi
+
 # --- KUnit: the tree's kunit.py parse, through our reader
 if . "$S/lib.sh" && [ -f "$(src_dir)/tools/testing/kunit/kunit.py" ]; then
 	for f in "$here"/kunit/*.log; do

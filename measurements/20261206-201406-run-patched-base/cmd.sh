@@ -1,0 +1,1 @@
+make run TIMEOUT=1800 CMD='/tests/device_limit 2>&1 | grep -E "longest|one_call|stopped by|FAIL|exit"; for i in 1 2 3 4 5 6; do PDDT_SCENARIOS=memcg /tests/device_limit 2>&1 | grep -E "one_call|stopped by|FAIL"; done'
