@@ -6,6 +6,7 @@
 #include "pddt.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,23 @@ void pddt_host_throttle(const char *name, long long bps)
 {
 	printf("pddt-qmp: throttle %s %lld\n", name, bps);
 	fflush(stdout);
+}
+
+int pddt_disk_remount(const char *name, double *umount_s)
+{
+	char link[64], dev[PATH_MAX], mnt[64];
+	double t0;
+
+	snprintf(link, sizeof(link), "/dev/pddt/%s", name);
+	snprintf(mnt, sizeof(mnt), "/mnt/%s", name);
+	if (!realpath(link, dev))
+		return -1;
+	t0 = pddt_now();
+	if (umount(mnt))
+		return -1;
+	if (umount_s)
+		*umount_s = pddt_now() - t0;
+	return mount(dev, mnt, "ext4", 0, NULL);
 }
 
 long long pddt_disk_bps(const char *name)

@@ -339,6 +339,12 @@ void pddt_host_throttle(const char *name, long long bps);
 /* Disk @name's write bandwidth at boot (PDDT_BPS), bytes/s, or -1. */
 long long pddt_disk_bps(const char *name);
 /*
+ * Unmount disk @name (the guest's: /dev/pddt/<name> at /mnt/<name>, ext4)
+ * and mount it again, as /init did; how long umount() took into @umount_s
+ * if not NULL. 0 or -1 (errno), with nothing mounted if the mount failed.
+ */
+int pddt_disk_remount(const char *name, double *umount_s);
+/*
  * @file in the directory of disk @name into @out: $PDDT_DIR_<name> if set
  * (the field kit: a directory on a tester's disk), else /mnt/<name>.
  */

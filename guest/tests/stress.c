@@ -32,7 +32,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -297,21 +296,14 @@ static int memcg(void)
 			  WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st), pddt_now() - t0);
 }
 
-/* Unmount and mount again the disk mounted at @dir (ext4). 0 or -1. */
-static int remount(const char *dir, const char *dev)
-{
-	return umount(dir) || mount(dev, dir, "ext4", 0, NULL) ? -1 : 0;
-}
-
 int main(void)
 {
-	char slow_dev[64], fast_dev[64];
 	int fails = 0, ran;
 	pid_t stream;
 
 	if (access("/mnt/slow", F_OK) || access("/mnt/fast", F_OK))
 		return pddt_result("stress", PDDT_FAIL, "needs disks 'slow' and 'fast'");
-	if (!realpath("/dev/pddt/slow", slow_dev) || !realpath("/dev/pddt/fast", fast_dev))
+	if (access("/dev/pddt/slow", F_OK) || access("/dev/pddt/fast", F_OK))
 		return pddt_result("stress", PDDT_FAIL, "no /dev/pddt/slow or /dev/pddt/fast");
 	pddt_set_dirty_bytes(64 << 10, 32 << 10);
 	if (getenv("PDDT_SHORT") && atoi(getenv("PDDT_SHORT")))
@@ -337,7 +329,7 @@ int main(void)
 			    "the slow disk's streaming writer ran through every phase");
 	fails += check_data("end");
 
-	if (remount("/mnt/slow", slow_dev) || remount("/mnt/fast", fast_dev))
+	if (pddt_disk_remount("slow", NULL) || pddt_disk_remount("fast", NULL))
 		fails += pddt_result("stress.remount", PDDT_FAIL, "cannot remount the disks");
 	else
 		fails += check_data("remount");
