@@ -53,7 +53,7 @@ help:
 	@echo '  DISKS="NAME:WRITE_BPS[:SIZE[:FS]] ..."  (default "$(DISKS)")'
 	@echo '                       e.g. fast:100M = 100 MiB/s; 0 = unthrottled; FS ext4|raw'
 	@echo '  TESTS="GLOB ..."     run only the in-guest tests matching (default all)'
-	@echo '  TIMEOUT=SECONDS      host-side bound on one boot (default 1800; debug 3600, bench 5400)'
+	@echo '  TIMEOUT=SECONDS      host-side bound on one boot (default 1800; debug 3600, bench 5400, its full plan 10800)'
 	@echo '  MEM=MiB SMP=N        guest memory and vCPUs (default $(MEM), $(SMP))'
 	@echo '  APPEND="..."         extra kernel command line'
 	@echo '  QUICK=0|1            make bench: the short plan (1 rep, shorter runs)'

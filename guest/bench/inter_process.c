@@ -26,14 +26,11 @@
 #include "bench.h"
 #include "pddt.h"
 
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define MAXB	4096		/* bursts of one writer in one phase */
-#define MAXEV	(4 * MAXB)	/* its traced balance_dirty_pages calls */
 #define NSTREAM	4
 #define NTHREAD	8		/* threads of the streaming writer, ARG t8 */
 #define MAXS	NTHREAD		/* streaming files */
@@ -69,69 +66,11 @@ static const struct phase procs[] = {
 };
 static const struct phase threads[] = { { "idle", 0, 0 }, { "beside8t", 0, NTHREAD } };
 
-/* One writer's turn, filled in by the child that wrote it. */
-struct turn {
-	int n;
-	double ms[MAXB], bdp_ms[MAXB];
-	double start[MAXB], end[MAXB];	/* each burst's, pddt_now() */
-	double secs, bytes;	/* its length, what it wrote */
-	struct pddt_bdp_event ev[MAXEV];
-};
-
 static size_t burst_bytes(const struct writer *w, double bw)
 {
 	size_t b = (size_t)(w->burst_s * bw) & ~(size_t)4095;
 
 	return b > w->burst_min ? b : w->burst_min;
-}
-
-/*
- * Writer @w's turn: bursts into @file, paced to its share of @bw, for at
- * least @min_n bursts and @min_s seconds, traced; exits 0, or 2 (open),
- * 3 (write), 4 (trace).
- */
-static void restrained(const struct writer *w, double bw, const char *file,
-		       int min_n, double min_s, struct turn *out)
-{
-	size_t burst = burst_bytes(w, bw);
-	double gap = burst / (w->share * bw), start, next;
-	uint64_t off = 0;
-	long nev, from = 0;
-	int fd;
-
-	fd = open(file, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	if (fd < 0)
-		_exit(2);
-	if (pddt_bdp_trace_start(getpid()))
-		_exit(4);
-	/* the clock starts once the file is open: creating it can wait for the journal */
-	start = pddt_now();
-	next = start;
-	while ((out->n < min_n || pddt_now() - start < min_s) && out->n < MAXB) {
-		double ms;
-
-		out->start[out->n] = pddt_now();
-		ms = pddt_write_burst(fd, burst, 0x1a7e, &off);
-		if (ms < 0)
-			_exit(3);
-		out->end[out->n] = pddt_now();
-		out->ms[out->n++] = ms;
-		next += gap;
-		if (next < pddt_now())
-			next = pddt_now();
-		pddt_sleep_until(next);
-	}
-	out->secs = pddt_now() - start;
-	out->bytes = (double)off;
-	close(fd);
-	nev = pddt_bdp_trace_events(getpid(), out->ev, MAXEV);
-	if (nev < 0)
-		_exit(4);
-	/* only this task is traced: the calls within a burst are its write()s' */
-	for (int i = 0; i < out->n; i++)
-		out->bdp_ms[i] = pddt_bdp_paused_ms(out->ev, nev, &from, out->start[i],
-						    out->end[i]);
-	_exit(0);
 }
 
 /* p50, p99 and max of @v[@n] as figures <@pre>_p50 ..., in ms; the p50. */
@@ -151,7 +90,7 @@ static double percentiles(const struct bench *b, const char *pre, double *v, int
 
 /* Writer @w's turn in phase @ph: its bursts to @csv, its figures; its p50. */
 static double report(const struct bench *b, FILE *csv, const struct phase *ph,
-		     const struct writer *w, double bw, struct turn *t)
+		     const struct writer *w, double bw, struct pddt_paced *t)
 {
 	char pre[64], m[80];
 	double p50;
@@ -170,7 +109,7 @@ static double report(const struct bench *b, FILE *csv, const struct phase *ph,
 
 /* Writer @w's turn, in a child; dies if the child failed. */
 static void turn(const struct bench *b, const struct writer *w, double bw,
-		 const char *file, struct turn *t)
+		 const char *file, struct pddt_paced *t)
 {
 	int st = 0;
 	pid_t pid;
@@ -180,16 +119,17 @@ static void turn(const struct bench *b, const struct writer *w, double bw,
 	if (pid < 0)
 		pddt_die("inter_process: fork: %m");
 	if (!pid)
-		restrained(w, bw, file, b->quick ? 5 : 30, 2, t);
+		pddt_paced_writer(file, burst_bytes(w, bw), w->share * bw, 0x1a7e,
+				  b->quick ? 5 : 30, 2, false, t);
 	waitpid(pid, &st, 0);
 	if (!WIFEXITED(st) || WEXITSTATUS(st))
-		pddt_die("inter_process: %s %s (status 0x%x: 2 open, 3 write, 4 the trace: unreadable, dropped events or over %d calls)",
-			 w->name, file, st, MAXEV);
+		pddt_die("inter_process: %s %s (status 0x%x: pddt_paced_writer())",
+			 w->name, file, st);
 }
 
 int main(int argc, char **argv)
 {
-	struct turn *t = pddt_shared(sizeof(*t));
+	struct pddt_paced *t = pddt_shared(sizeof(*t));
 	double bw = pddt_disk_bps("slow"), idle_p50[NW];
 	char stream_f[MAXS][256], file[NW][256], dir[256], *tfiles[NTHREAD];
 	const struct phase *phases = procs;

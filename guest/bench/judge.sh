@@ -27,7 +27,7 @@ must_report() {
 # for the scenarios that call bench_init_apart() (lib/bench.h).
 reported() {
 	case $1:$2 in
-	inter_process:t8 | copy_sync:[!-]*) echo "$1_$2" ;;
+	inter_process:t8 | copy_sync:[!-]* | slow_waits:[!-]*) echo "$1_$2" ;;
 	*) echo "$1" ;;
 	esac
 }

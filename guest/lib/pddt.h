@@ -312,6 +312,33 @@ long pddt_bdp_trace_events(pid_t pid, struct pddt_bdp_event *ev, long max);
 double pddt_bdp_paused_ms(const struct pddt_bdp_event *ev, long n, long *from,
 			  double t0, double t1);
 
+/* --- paced writers --- */
+#define PDDT_PACED_MAX	8192	/* bursts of one paced writer */
+#define PDDT_PACED_EV	(4 * PDDT_PACED_MAX)	/* its traced balance_dirty_pages calls */
+/* What a paced writer did, in memory it shares with its parent. */
+struct pddt_paced {
+	int n;				/* its bursts */
+	double start[PDDT_PACED_MAX], end[PDDT_PACED_MAX];	/* pddt_now() */
+	double ms[PDDT_PACED_MAX];	/* the time its write()s took */
+	double bdp_ms[PDDT_PACED_MAX];	/* of which paused in balance_dirty_pages() */
+	double t0, secs, bytes;		/* its start, length, what it wrote */
+	double fsync_t0, fsync_t1;	/* its fsync(), if asked */
+	struct pddt_bdp_event ev[PDDT_PACED_EV];
+};
+/*
+ * A paced writer, in a child (it exits): bursts of @burst bytes of pattern
+ * @seed (pddt_write_burst()) into a new @file, at most @rate bytes/s on
+ * average, for at least @min_n bursts and @min_s seconds, its
+ * balance_dirty_pages() calls traced; one that falls behind does not catch
+ * up (its next burst starts at once, and the pace goes on from there). With
+ * @fsync, an fsync() of the file after the last burst. Into @out; exits 0,
+ * or 2 (open), 3 (write or fsync), 4 (the trace: unreadable, dropped events
+ * or more than PDDT_PACED_EV calls).
+ */
+void pddt_paced_writer(const char *file, size_t burst, double rate, uint64_t seed,
+		       int min_n, double min_s, bool fsync, struct pddt_paced *out)
+	__attribute__((noreturn));
+
 /* --- stacked devices --- */
 /*
  * A loop device over a new sparse file @img of @size bytes, with ext2 made

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * writers.c - data patterns that can be verified after writeback, and streaming
- * writers (processes, or the threads of one).
+ * writers.c - data patterns that can be verified after writeback, streaming
+ * writers (processes, or the threads of one) and paced ones.
  */
 #include "pddt.h"
 
@@ -221,4 +221,53 @@ void *pddt_shared(size_t size)
 		pddt_die("mmap of %zu shared bytes: %s", size, strerror(errno));
 	memset(p, 0, size);
 	return p;
+}
+
+void pddt_paced_writer(const char *file, size_t burst, double rate, uint64_t seed,
+		       int min_n, double min_s, bool fsync_after, struct pddt_paced *out)
+{
+	double gap = burst / rate, next;
+	uint64_t off = 0;
+	long nev, from = 0;
+	int fd;
+
+	fd = open(file, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0)
+		_exit(2);
+	if (pddt_bdp_trace_start(getpid()))
+		_exit(4);
+	/* the clock starts once the file is open: creating it can wait for the journal */
+	out->t0 = pddt_now();
+	next = out->t0;
+	while ((out->n < min_n || pddt_now() - out->t0 < min_s) && out->n < PDDT_PACED_MAX) {
+		int i = out->n;
+
+		out->start[i] = pddt_now();
+		out->ms[i] = pddt_write_burst(fd, burst, seed, &off);
+		if (out->ms[i] < 0)
+			_exit(3);
+		out->end[i] = pddt_now();
+		out->n++;
+		next += gap;
+		if (next < pddt_now())
+			next = pddt_now();
+		pddt_sleep_until(next);
+	}
+	out->secs = pddt_now() - out->t0;
+	out->bytes = (double)off;
+	if (fsync_after) {
+		out->fsync_t0 = pddt_now();
+		if (fsync(fd))
+			_exit(3);
+		out->fsync_t1 = pddt_now();
+	}
+	close(fd);
+	nev = pddt_bdp_trace_events(getpid(), out->ev, PDDT_PACED_EV);
+	if (nev < 0)
+		_exit(4);
+	/* only this task is traced: the calls within a burst are its write()s' */
+	for (int i = 0; i < out->n; i++)
+		out->bdp_ms[i] = pddt_bdp_paused_ms(out->ev, nev, &from, out->start[i],
+						    out->end[i]);
+	_exit(0);
 }

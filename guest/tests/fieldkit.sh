@@ -55,7 +55,12 @@ state() { echo "$(cat "$V/dirty_light_percent") $(cat "$V/dirty_device_time_ms")
 # the kit's own files left in the two directories, and its processes
 leftover() {
 	ls /mnt/fast /mnt/slow | grep -E '^(inter_device|saver|ticker|rate[48]|streaming[0-3]?|pddt-field-bw)\.dat$'
-	pgrep -f '/fieldkit/bin/' >/dev/null && echo "a scenario process"
+	# no pgrep in the initramfs: every process's command line, read here
+	for c in /proc/[0-9]*/cmdline; do
+		case $(tr '\0' ' ' <"$c" 2>/dev/null) in
+		*/fieldkit/bin/*) echo "a scenario process (${c%/cmdline})" ;;
+		esac
+	done
 }
 
 # bad NAME WANT_RC TEXT ARGS...: refused with TEXT, nothing changed

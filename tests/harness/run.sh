@@ -285,11 +285,14 @@ smoke judge_passes_a_profile 0 "printf '1\tinter_device\t-\ton\tvirtio\n' >>runs
 grep -q '^bench_smoke\.inter_device_virtio\.on	PASS	' "$tmp/judged"
 expect bench_smoke.judge_names_the_profile 0 $? "$(grep virtio "$tmp/judged")"
 smoke judge_fails_a_profile_without_its_figures 1 "printf '1\tinter_device\t-\ton\tvirtio\n' >>runs.tsv"
-# copy_sync with a size or umount, inter_process t8: figures under <scenario>_<arg>
+# copy_sync with a size or umount, inter_process t8, slow_waits: figures under
+# <scenario>_<arg>[_<profile>]
 smoke judge_passes_an_arg_reported_apart 0 "printf '1\tcopy_sync\t256\ton\tusb\n' >>runs.tsv &&
 	printf 'copy_sync_256\ton\t1\tcopy_data_intact\t1\tbool\n' >>summary.tsv"
 smoke judge_passes_copy_sync_umount_reported_apart 0 "printf '1\tcopy_sync\tumount\toff\tusb\n' >>runs.tsv &&
 	printf 'copy_sync_umount\toff\t1\tcopy_data_intact\t1\tbool\n' >>summary.tsv"
+smoke judge_passes_slow_waits_reported_apart 0 "printf '1\tslow_waits\t256K\toff\tvirtio\n' >>runs.tsv &&
+	printf 'slow_waits_256K_virtio\toff\t1\tlight_data_intact\t1\tbool\n' >>summary.tsv"
 smoke judge_fails_an_arg_with_the_plain_runs_figures 1 "printf '1\tcopy_sync\t256\ton\tusb\n' >>runs.tsv &&
 	printf 'copy_sync\ton\t1\tcopy_data_intact\t1\tbool\n' >>summary.tsv"
 smoke judge_fails_no_runs 1 ": >runs.tsv"

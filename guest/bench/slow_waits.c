@@ -1,0 +1,337 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * slow_waits - how long a light writer, its fsync() and a sync wait on a
+ * slow disk beside a streaming writer. The host sets the slow disk's
+ * bandwidth to ARG bytes/s (suffix K or M: 256K, 1M, 4M) for the run and
+ * back to its boot value after; reported as slow_waits_<ARG>.
+ *
+ * A streaming writer (1 MiB write()s) runs on the disk from the start; after
+ * WARM_S, a light writer writes 4 KiB write()s paced to a quarter of ARG for
+ * LIGHT_S seconds (quick: QUICK_S), traced, then fsync()s its file; then,
+ * the streaming writer still running, the disk's filesystem is synced
+ * (syncfs()); once it has waited SYNC_BESIDE_S, the streaming writer stops
+ * (a sync may wait for pages dirtied after it started, and would then last
+ * as long as the writer); both files are read back (make test).
+ *
+ * Figures: the light writer's longest write() and its p50, the time it
+ * paused in balance_dirty_pages() within that longest write() (the
+ * tracepoint) and the rest of it, its rate against the rate it asked; the
+ * fsync() and the sync, in seconds, and whether the sync outlived the
+ * streaming writer (sync_outlived_writer); the dirty and writeback pages
+ * the disk held as the sync started (its bdi's, kB); what the disk wrote per second
+ * over the light writer's time against ARG (over 1.5: the host did not
+ * throttle, and the run fails).
+ *
+ * Where the light writer waited beyond the tracepoint: where it sleeps, read
+ * every SAMPLE_MS while it runs (wait_site(): the innermost functions of
+ * its kernel stack past the scheduler's), summed per site over its longest
+ * write() and over the fsync() into <scenario>-stalls.csv
+ * (mode,rep,arg,what,site,ms), the largest on the console.
+ */
+#define _GNU_SOURCE
+#include "bench.h"
+#include "pddt.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define WARM_S		10	/* the streaming writer fills what the disk may hold */
+#define LIGHT_S		20
+#define SYNC_BESIDE_S	30	/* then the streaming writer stops, the sync still waiting */
+#define QUICK_S		5
+#define CHUNK		4096	/* the light writer's write() */
+#define SHARE		0.25	/* of ARG, the rate it asks */
+#define SAMPLE_MS	10
+#define MAXSMP		(1 << 17)	/* 1310 s of samples */
+#define MAXSYM		128
+#define STACK_FRAMES	4
+#define SITE_LEN	192
+#define WRAP		(256ULL << 20)
+#define SEED_STREAM	0x5a17
+#define SEED_LIGHT	0x11e7
+
+/* Where the light writer slept, sampled. */
+struct wait_log {
+	int n, nsym;
+	double t[MAXSMP];
+	unsigned char sym[MAXSMP];
+	char name[MAXSYM][SITE_LEN];
+};
+
+/*
+ * Stock's sync on the disk at 256 KiB/s holds a task in D state for minutes
+ * (what the disk holds, at its bandwidth), past the hung task detector's
+ * 120 s, which panics the guest (hung_task_panic=1): the detector waits
+ * HUNG_S while the scenario runs.
+ */
+#define HUNG_TIMEOUT	"/proc/sys/kernel/hung_task_timeout_secs"
+#define HUNG_S		"900"
+
+static long long orig_bps = -1;
+static long long orig_hung = -1;
+
+/* The slow disk back to its boot bandwidth, and the detector to its bound. */
+static void restore(void)
+{
+	char v[32];
+
+	if (orig_bps > 0)
+		pddt_host_throttle("slow", orig_bps);
+	if (orig_hung >= 0) {
+		snprintf(v, sizeof(v), "%lld", orig_hung);
+		pddt_write_file(HUNG_TIMEOUT, v);
+	}
+}
+
+static void on_term(int sig)
+{
+	(void)sig;
+	exit(1);	/* atexit: restore() */
+}
+
+/* "256K", "1M", "4194304": bytes/s, or -1. */
+static long long parse_bps(const char *s)
+{
+	char *end;
+	long long v = strtoll(s, &end, 10);
+
+	if (end == s || v <= 0)
+		return -1;
+	if (!strcmp(end, "K"))
+		v <<= 10;
+	else if (!strcmp(end, "M"))
+		v <<= 20;
+	else if (*end)
+		return -1;
+	return v;
+}
+
+/*
+ * Where @pid sleeps, from its kernel stack (/proc/PID/stack) into @out: its
+ * first STACK_FRAMES functions past the scheduler's and the generic wait
+ * functions, innermost first, joined by '<'; the wait channel
+ * (/proc/PID/wchan) where the stack cannot be read; "running" when it is
+ * not asleep. 0, or -1 if the task is gone.
+ */
+static int wait_site(pid_t pid, char *out, size_t size)
+{
+	static const char *const generic[] = {
+		"__schedule", "schedule", "io_schedule", "bit_wait", "__wait_on_bit",
+		"out_of_line_wait_on_bit", "wait_woken", "wait_for_completion",
+		"__cond_resched", "preempt_schedule",
+	};
+	char path[64], buf[4096], *line, *save;
+	size_t len = 0;
+	int frames = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/wchan", (int)pid);
+	if (pddt_read_file(path, buf, sizeof(buf)) <= 0)
+		return -1;
+	buf[strcspn(buf, "\n")] = 0;
+	if (!strcmp(buf, "0") || !buf[0]) {
+		snprintf(out, size, "running");
+		return 0;
+	}
+	snprintf(out, size, "%.100s", buf);	/* a function name */
+	snprintf(path, sizeof(path), "/proc/%d/stack", (int)pid);
+	if (pddt_read_file(path, buf, sizeof(buf)) <= 0)
+		return 0;
+	/* "[<0>] folio_wait_bit_common+0x10c/0x2d0" */
+	for (line = strtok_r(buf, "\n", &save); line && frames < STACK_FRAMES;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *fn = strchr(line, ' ');
+		size_t k;
+
+		if (!fn)
+			continue;
+		fn++;
+		fn[strcspn(fn, "+")] = 0;
+		for (k = 0; k < sizeof(generic) / sizeof(generic[0]); k++)
+			if (!strncmp(fn, generic[k], strlen(generic[k])))
+				break;
+		if (k < sizeof(generic) / sizeof(generic[0]))
+			continue;
+		if (len + 1 >= size)
+			break;
+		len += snprintf(out + len, size - len, "%s%s", frames ? "<" : "", fn);
+		frames++;
+	}
+	return 0;
+}
+
+/* One sample of where @pid sleeps into @w. */
+static void wait_sample(pid_t pid, struct wait_log *w)
+{
+	char site[SITE_LEN];
+	int s;
+
+	if (w->n == MAXSMP || wait_site(pid, site, sizeof(site)))
+		return;
+	for (s = 0; s < w->nsym && strcmp(w->name[s], site); s++)
+		;
+	if (s == w->nsym) {
+		if (s == MAXSYM)
+			return;
+		snprintf(w->name[s], sizeof(w->name[s]), "%s", site);
+		w->nsym++;
+	}
+	w->t[w->n] = pddt_now();
+	w->sym[w->n++] = (unsigned char)s;
+}
+
+/*
+ * The samples of @w between @t0 and @t1, per function, to @csv as @what
+ * and, the largest first, to the console.
+ */
+static void wait_report(const struct bench *b, FILE *csv, const struct wait_log *w,
+			 const char *what, double t0, double t1)
+{
+	double ms[MAXSYM] = { 0 };
+	char line[1024];
+	int len;
+
+	for (int i = 0; i < w->n; i++)
+		if (w->t[i] >= t0 && w->t[i] <= t1)
+			ms[w->sym[i]] += SAMPLE_MS;
+	len = snprintf(line, sizeof(line), "pddt: slow_waits %s %s: %s %.0f ms; asleep in", b->arg,
+		       b->mode, what, (t1 - t0) * 1000);
+	for (int k = 0; k < 4; k++) {
+		int top = -1;
+
+		for (int s = 0; s < w->nsym; s++)
+			if (ms[s] > 0 && (top < 0 || ms[s] > ms[top]))
+				top = s;
+		if (top < 0)
+			break;
+		fprintf(csv, "%s,%d,%s,%s,%s,%.0f\n", b->mode, b->rep, b->arg, what,
+			w->name[top], ms[top]);
+		if (len < (int)sizeof(line))
+			len += snprintf(line + len, sizeof(line) - len, " %s %.0f ms",
+					w->name[top], ms[top]);
+		ms[top] = 0;
+	}
+	printf("%s\n", line);
+	fflush(stdout);
+}
+
+int main(int argc, char **argv)
+{
+	struct pddt_paced *l = pddt_shared(sizeof(*l));
+	struct wait_log *w = pddt_shared(sizeof(*w));
+	char stream_f[256], light_f[256], dir[256];
+	long long bps, w0;
+	struct pddt_wb_sample d;
+	double secs, t0, disk_rate;
+	struct bench b;
+	pid_t stream, pid;
+	int st = 0, fd, outlived = 0, longest = 0;
+	FILE *csv;
+
+	bench_init_apart(&b, "slow_waits", argc, argv);
+	bps = b.arg ? parse_bps(b.arg) : -1;
+	if (bps < (64 << 10) || bps > (1LL << 30))
+		pddt_die("slow_waits: ARG is the slow disk's bandwidth, 64K..1024M (256K, 1M, 4M), not '%s'",
+			 b.arg ? b.arg : "");
+	orig_bps = pddt_disk_bps("slow");
+	if (orig_bps <= 0)
+		pddt_die("slow_waits needs the slow disk's bandwidth at boot (PDDT_BPS)");
+	orig_hung = pddt_read_ll(HUNG_TIMEOUT);
+	if (orig_hung < 0)
+		pddt_die("slow_waits: no %s", HUNG_TIMEOUT);
+	atexit(restore);
+	signal(SIGTERM, on_term);
+	if (pddt_write_file(HUNG_TIMEOUT, HUNG_S))
+		pddt_die("slow_waits: cannot set %s", HUNG_TIMEOUT);
+	pddt_host_throttle("slow", bps);
+
+	pddt_disk_path("slow", "", dir, sizeof(dir));
+	pddt_disk_path("slow", "slow_waits-stream.dat", stream_f, sizeof(stream_f));
+	pddt_disk_path("slow", "slow_waits-light.dat", light_f, sizeof(light_f));
+	csv = bench_csv(&b, "stalls", "arg,what,site,ms");
+	stream = pddt_stream_start(stream_f, SEED_STREAM, WRAP, 1 << 20, NULL);
+	sleep(WARM_S);
+
+	secs = b.quick ? QUICK_S : LIGHT_S;
+	w0 = bench_written_kb(dir);
+	t0 = pddt_now();
+	pid = fork();
+	if (pid < 0)
+		pddt_die("slow_waits: fork: %m");
+	/* at most PDDT_PACED_MAX write()s: 4 MiB/s / 4 / 4 KiB * 20 s = 5120 */
+	if (!pid)
+		pddt_paced_writer(light_f, CHUNK, SHARE * bps, SEED_LIGHT, 1, secs, true, l);
+	while (waitpid(pid, &st, WNOHANG) == 0) {
+		wait_sample(pid, w);
+		usleep(SAMPLE_MS * 1000);
+	}
+	if (!WIFEXITED(st) || WEXITSTATUS(st))
+		pddt_die("slow_waits: the light writer (status 0x%x: pddt_paced_writer())", st);
+	for (int i = 1; i < l->n; i++)
+		if (l->ms[i] > l->ms[longest])
+			longest = i;
+	disk_rate = (bench_written_kb(dir) - w0) * 1024.0 / (pddt_now() - t0);
+
+	if (pddt_wb_sample(dir, 0, &d))
+		pddt_die("slow_waits: no bdi stats for %s", dir);
+	fd = open(dir, O_RDONLY | O_DIRECTORY);
+	if (fd < 0)
+		pddt_die("slow_waits: cannot open %s", dir);
+	t0 = pddt_now();
+	pid = fork();
+	if (pid < 0)
+		pddt_die("slow_waits: fork: %m");
+	if (!pid)
+		_exit(syncfs(fd) ? 1 : 0);
+	/* the streaming writer runs until the sync ends, or for SYNC_BESIDE_S */
+	for (;;) {
+		pid_t r = waitpid(pid, &st, stream ? WNOHANG : 0);
+
+		if (r == pid)
+			break;
+		if (r < 0)
+			pddt_die("slow_waits: the sync: %m");
+		if (stream && pddt_now() - t0 >= SYNC_BESIDE_S) {
+			outlived = 1;
+			if (!pddt_stream_stop(stream))
+				pddt_die("slow_waits: the streaming writer died");
+			stream = 0;
+			continue;
+		}
+		usleep(SAMPLE_MS * 1000);
+	}
+	if (!WIFEXITED(st) || WEXITSTATUS(st))
+		pddt_die("slow_waits: syncfs of %s failed", dir);
+	bench_metric(&b, "sync_s", pddt_now() - t0, "s");
+	bench_metric(&b, "sync_outlived_writer", outlived, "bool");
+	close(fd);
+	if (stream && !pddt_stream_stop(stream))
+		pddt_die("slow_waits: the streaming writer died");
+
+	bench_metric(&b, "light_longest_write_ms", l->ms[longest], "ms");
+	bench_metric(&b, "light_longest_write_bdp_ms", l->bdp_ms[longest], "ms");
+	bench_metric(&b, "light_longest_write_other_ms", l->ms[longest] - l->bdp_ms[longest],
+		     "ms");
+	bench_metric(&b, "light_p50_ms", bench_percentile(l->ms, l->n, 50), "ms");
+	bench_metric(&b, "light_rate_vs_asked", l->bytes / l->secs / (SHARE * bps), "ratio");
+	bench_metric(&b, "fsync_s", l->fsync_t1 - l->fsync_t0, "s");
+	bench_metric(&b, "dirty_at_sync", d.dirty, "kB");
+	bench_metric(&b, "disk_rate_vs_set", disk_rate / bps, "ratio");
+	wait_report(&b, csv, w, "longest_write", l->start[longest], l->end[longest]);
+	wait_report(&b, csv, w, "fsync", l->fsync_t0, l->fsync_t1);
+	fclose(csv);
+	/* QEMU's throttle lets a burst of a tenth of a second's worth through */
+	if (disk_rate > 1.5 * bps)
+		pddt_die("slow_waits: the disk wrote %.0f kB/s, set to %lld: the host did not throttle it",
+			 disk_rate / 1024, bps >> 10);
+
+	bench_verify(&b, "light", light_f, SEED_LIGHT);
+	bench_verify(&b, "streaming", stream_f, SEED_STREAM);
+	unlink(light_f);
+	unlink(stream_f);
+	return 0;
+}
