@@ -20,13 +20,14 @@
  * streaming writer (sync_outlived_writer); the dirty and writeback pages
  * the disk held as the sync started (its bdi's, kB); what the disk wrote per second
  * over the light writer's time against ARG (over 1.5: the host did not
- * throttle, and the run fails).
+ * throttle, and the run fails, before any figure; at the disk's boot
+ * bandwidth, 4M, there is nothing to tell).
  *
  * Where the light writer waited beyond the tracepoint: where it sleeps, read
  * every SAMPLE_MS while it runs (wait_site(): the innermost functions of
  * its kernel stack past the scheduler's), summed per site over its longest
- * write() and over the fsync() into <scenario>-stalls.csv
- * (mode,rep,arg,what,site,ms), the largest on the console.
+ * write() and over the fsync(), the four largest sites of each into
+ * <scenario>-stalls.csv (mode,rep,arg,what,site,ms) and the console.
  */
 #define _GNU_SOURCE
 #include "bench.h"
@@ -74,12 +75,18 @@ struct wait_log {
 
 static long long orig_bps = -1;
 static long long orig_hung = -1;
+static pid_t main_pid;
 
-/* The slow disk back to its boot bandwidth, and the detector to its bound. */
+/*
+ * The slow disk back to its boot bandwidth, and the detector to its bound:
+ * once, by the scenario's own process (a child that exits does not).
+ */
 static void restore(void)
 {
 	char v[32];
 
+	if (getpid() != main_pid)
+		return;
 	if (orig_bps > 0)
 		pddt_host_throttle("slow", orig_bps);
 	if (orig_hung >= 0) {
@@ -88,6 +95,7 @@ static void restore(void)
 	}
 }
 
+/* SIGTERM to the scenario's own process; each child sets SIG_DFL */
 static void on_term(int sig)
 {
 	(void)sig;
@@ -100,7 +108,7 @@ static long long parse_bps(const char *s)
 	char *end;
 	long long v = strtoll(s, &end, 10);
 
-	if (end == s || v <= 0)
+	if (end == s || v <= 0 || v > (1LL << 32))
 		return -1;
 	if (!strcmp(end, "K"))
 		v <<= 10;
@@ -185,8 +193,8 @@ static void wait_sample(pid_t pid, struct wait_log *w)
 }
 
 /*
- * The samples of @w between @t0 and @t1, per function, to @csv as @what
- * and, the largest first, to the console.
+ * The samples of @w between @t0 and @t1, summed per site: the four largest
+ * to @csv as @what and, the largest first, to the console.
  */
 static void wait_report(const struct bench *b, FILE *csv, const struct wait_log *w,
 			 const char *what, double t0, double t1)
@@ -195,9 +203,10 @@ static void wait_report(const struct bench *b, FILE *csv, const struct wait_log 
 	char line[1024];
 	int len;
 
+	/* each sample stands for the time until the next one */
 	for (int i = 0; i < w->n; i++)
 		if (w->t[i] >= t0 && w->t[i] <= t1)
-			ms[w->sym[i]] += SAMPLE_MS;
+			ms[w->sym[i]] += i + 1 < w->n ? (w->t[i + 1] - w->t[i]) * 1000 : SAMPLE_MS;
 	len = snprintf(line, sizeof(line), "pddt: slow_waits %s %s: %s %.0f ms; asleep in", b->arg,
 		       b->mode, what, (t1 - t0) * 1000);
 	for (int k = 0; k < 4; k++) {
@@ -233,9 +242,11 @@ int main(int argc, char **argv)
 	FILE *csv;
 
 	bench_init_apart(&b, "slow_waits", argc, argv);
+	main_pid = getpid();
 	bps = b.arg ? parse_bps(b.arg) : -1;
-	if (bps < (64 << 10) || bps > (1LL << 30))
-		pddt_die("slow_waits: ARG is the slow disk's bandwidth, 64K..1024M (256K, 1M, 4M), not '%s'",
+	/* at most PDDT_PACED_MAX write()s in LIGHT_S: 6 MiB/s * SHARE / CHUNK * 20 s = 7680 */
+	if (bps < (64 << 10) || bps > (6 << 20))
+		pddt_die("slow_waits: ARG is the slow disk's bandwidth, 64K..6M (256K, 1M, 4M), not '%s'",
 			 b.arg ? b.arg : "");
 	orig_bps = pddt_disk_bps("slow");
 	if (orig_bps <= 0)
@@ -262,10 +273,15 @@ int main(int argc, char **argv)
 	pid = fork();
 	if (pid < 0)
 		pddt_die("slow_waits: fork: %m");
-	/* at most PDDT_PACED_MAX write()s: 4 MiB/s / 4 / 4 KiB * 20 s = 5120 */
 	if (!pid)
 		pddt_paced_writer(light_f, CHUNK, SHARE * bps, SEED_LIGHT, 1, secs, true, l);
-	while (waitpid(pid, &st, WNOHANG) == 0) {
+	for (;;) {
+		pid_t r = waitpid(pid, &st, WNOHANG);
+
+		if (r == pid)
+			break;
+		if (r < 0)
+			pddt_die("slow_waits: the light writer: %m");
 		wait_sample(pid, w);
 		usleep(SAMPLE_MS * 1000);
 	}
@@ -275,6 +291,10 @@ int main(int argc, char **argv)
 		if (l->ms[i] > l->ms[longest])
 			longest = i;
 	disk_rate = (bench_written_kb(dir) - w0) * 1024.0 / (pddt_now() - t0);
+	/* QEMU's throttle lets a burst of a tenth of a second's worth through */
+	if (disk_rate > 1.5 * bps)
+		pddt_die("slow_waits: the disk wrote %.0f kB/s, set to %lld: the host did not throttle it",
+			 disk_rate / 1024, bps >> 10);
 
 	if (pddt_wb_sample(dir, 0, &d))
 		pddt_die("slow_waits: no bdi stats for %s", dir);
@@ -285,8 +305,10 @@ int main(int argc, char **argv)
 	pid = fork();
 	if (pid < 0)
 		pddt_die("slow_waits: fork: %m");
-	if (!pid)
+	if (!pid) {
+		signal(SIGTERM, SIG_DFL);
 		_exit(syncfs(fd) ? 1 : 0);
+	}
 	/* the streaming writer runs until the sync ends, or for SYNC_BESIDE_S */
 	for (;;) {
 		pid_t r = waitpid(pid, &st, stream ? WNOHANG : 0);
@@ -324,10 +346,6 @@ int main(int argc, char **argv)
 	wait_report(&b, csv, w, "longest_write", l->start[longest], l->end[longest]);
 	wait_report(&b, csv, w, "fsync", l->fsync_t0, l->fsync_t1);
 	fclose(csv);
-	/* QEMU's throttle lets a burst of a tenth of a second's worth through */
-	if (disk_rate > 1.5 * bps)
-		pddt_die("slow_waits: the disk wrote %.0f kB/s, set to %lld: the host did not throttle it",
-			 disk_rate / 1024, bps >> 10);
 
 	bench_verify(&b, "light", light_f, SEED_LIGHT);
 	bench_verify(&b, "streaming", stream_f, SEED_STREAM);

@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -231,6 +232,7 @@ void pddt_paced_writer(const char *file, size_t burst, double rate, uint64_t see
 	long nev, from = 0;
 	int fd;
 
+	signal(SIGTERM, SIG_DFL);	/* not the handler of the parent's */
 	fd = open(file, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	if (fd < 0)
 		_exit(2);

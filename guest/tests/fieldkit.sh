@@ -57,7 +57,7 @@ leftover() {
 	ls /mnt/fast /mnt/slow | grep -E '^(inter_device|saver|ticker|rate[48]|streaming[0-3]?|pddt-field-bw)\.dat$'
 	# no pgrep in the initramfs: every process's command line, read here
 	for c in /proc/[0-9]*/cmdline; do
-		case $(tr '\0' ' ' <"$c" 2>/dev/null) in
+		case $(tr '\0' ' ' 2>/dev/null <"$c") in
 		*/fieldkit/bin/*) echo "a scenario process (${c%/cmdline})" ;;
 		esac
 	done
