@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * disks.c - the disks: their directories, set bandwidths and sectors written,
- * requests to the host, loop and FUSE stacked on them.
+ * requests to the host, loop and FUSE stacked on them, null_blk devices
+ * made at run time.
  */
 #include "pddt.h"
 
@@ -110,6 +111,73 @@ void pddt_loop_teardown(const char *img, const char *mnt, const char *dev)
 		close(lfd);
 	}
 	unlink(img);
+}
+
+/* The configfs directory of null_blk device @name into @dir. */
+static void nullb_dir(const char *name, char *dir, size_t size)
+{
+	snprintf(dir, size, "/sys/kernel/config/nullb/%s", name);
+}
+
+/* Write @val to attribute @attr of the null_blk item @dir: 0 or -errno. */
+static int nullb_set(const char *dir, const char *attr, long long val)
+{
+	char path[160], v[24];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, attr);
+	snprintf(v, sizeof(v), "%lld", val);
+	return pddt_write_file(path, v);
+}
+
+int pddt_nullb_mount(const char *name, int size_mb, int mbps, const char *mnt,
+		     char *dev, size_t devsize)
+{
+	char dir[128], path[160], idx[16], cmd[96];
+
+	if (access("/sys/kernel/config/nullb", F_OK) &&
+	    mount("none", "/sys/kernel/config", "configfs", 0, NULL) && errno != EBUSY)
+		return -1;
+	nullb_dir(name, dir, sizeof(dir));
+	if (mkdir(dir, 0755))
+		return -1;
+	snprintf(path, sizeof(path), "%s/index", dir);
+	if (nullb_set(dir, "memory_backed", 1) || nullb_set(dir, "size", size_mb) ||
+	    nullb_set(dir, "blocksize", 4096) || (mbps && nullb_set(dir, "mbps", mbps)) ||
+	    nullb_set(dir, "power", 1) || pddt_read_file(path, idx, sizeof(idx)) <= 0)
+		goto remove;
+	/* a configfs device is named after its item (6.12), else by index */
+	snprintf(dev, devsize, "/dev/%s", name);
+	if (access(dev, F_OK))
+		snprintf(dev, devsize, "/dev/nullb%d", atoi(idx));
+	/* mke2fs picks 1 KiB blocks on a small disk: under the sector size */
+	snprintf(cmd, sizeof(cmd), "mke2fs -q -b 4096 %s", dev);
+	if (!system(cmd) && (!mkdir(mnt, 0755) || errno == EEXIST) &&
+	    !mount(dev, mnt, "ext4", 0, NULL))
+		return 0;
+remove:
+	pddt_nullb_remove(name);
+	return -1;
+}
+
+int pddt_nullb_power_off(const char *name)
+{
+	char dir[128];
+
+	nullb_dir(name, dir, sizeof(dir));
+	return nullb_set(dir, "power", 0);
+}
+
+int pddt_nullb_remove(const char *name)
+{
+	char dir[128];
+	int err = errno;
+
+	nullb_dir(name, dir, sizeof(dir));
+	nullb_set(dir, "power", 0);
+	if (rmdir(dir))
+		return -1;
+	errno = err;
+	return 0;
 }
 
 pid_t pddt_fuse_setup(const char *lower, const char *mnt)

@@ -290,6 +290,13 @@ typedef void (*pddt_bdp_fn)(double t, pid_t pid, const char *ev, void *arg);
  * entries-in-buffer/entries-written differ), else 0.
  */
 int pddt_bdp_trace_each(pid_t pid, pddt_bdp_fn fn, void *arg);
+/*
+ * Sum up one event @ev into @t (zeroed before the first event), and the
+ * last call once every event is in: for a caller that reads each event
+ * itself (the trace can be read once: stopping it resets its clock).
+ */
+void pddt_bdp_sum(struct pddt_bdp_trace *t, const char *ev);
+void pddt_bdp_sum_end(struct pddt_bdp_trace *t);
 /* Stop tracing and sum up @pid's calls into @t. */
 void pddt_bdp_trace_stop(pid_t pid, struct pddt_bdp_trace *t);
 /* Sum up the calls of a saved trace (one task's) into @t; as above. */
@@ -348,6 +355,20 @@ int pddt_loop_setup(const char *img, long long size, const char *mnt,
 		    char *dev, size_t devsize);
 /* Unmount @mnt, detach @dev, remove @img. */
 void pddt_loop_teardown(const char *img, const char *mnt, const char *dev);
+/*
+ * A memory-backed null_blk device @name of @size_mb MiB, written at @mbps
+ * MiB/s at most (0: no limit; keep its largest request within one 20 ms
+ * quantum, max_sectors * 512 <= mbps * 20971, or a request never
+ * completes), made through configfs (mounted if it is not), powered on,
+ * with ext2 made on it and mounted (as ext4) at @mnt (made if missing); its
+ * path into @dev. 0, or -1 (errno) with nothing left made.
+ */
+int pddt_nullb_mount(const char *name, int size_mb, int mbps, const char *mnt,
+		     char *dev, size_t devsize);
+/* Power null_blk device @name off (its disk goes away): 0 or -errno. */
+int pddt_nullb_power_off(const char *name);
+/* Power it off and remove its configfs item: 0, or -1 (errno of rmdir). */
+int pddt_nullb_remove(const char *name);
 /*
  * /bin/pddt-fuse serving directory @lower (made if missing) at @mnt (made
  * if missing); the daemon's pid once mounted (bounded wait), or -1.

@@ -117,10 +117,8 @@ static void end_call(struct pddt_bdp_trace *s)
 	s->cur_open = s->cur_stock = s->cur_budget = 0;
 }
 
-static void sum_call(double t __attribute__((unused)), pid_t pid __attribute__((unused)),
-		     const char *ev, void *arg)
+void pddt_bdp_sum(struct pddt_bdp_trace *s, const char *ev)
 {
-	struct pddt_bdp_trace *s = arg;
 	struct pddt_bdp_call *c = &s->cur;
 	long pause = pddt_bdp_field(ev, "pause");
 	long paused = pddt_bdp_field(ev, "paused");
@@ -148,6 +146,17 @@ static void sum_call(double t __attribute__((unused)), pid_t pid __attribute__((
 	s->cur_open = stop;
 	s->cur_stock |= stop && !bound;
 	s->cur_budget |= stop && bound;
+}
+
+void pddt_bdp_sum_end(struct pddt_bdp_trace *s)
+{
+	end_call(s);
+}
+
+static void sum_call(double t __attribute__((unused)), pid_t pid __attribute__((unused)),
+		     const char *ev, void *arg)
+{
+	pddt_bdp_sum(arg, ev);
 }
 
 void pddt_bdp_trace_stop(pid_t pid, struct pddt_bdp_trace *t)

@@ -42,7 +42,6 @@
 #define LOOP_IMG	"/mnt/slow/removal-loop.img"
 #define LOOP_MNT	"/mnt/rm-loop"
 #define NB_NAME		"pddt-rm"
-#define NB		"/sys/kernel/config/nullb/" NB_NAME
 #define NB_MNT		"/mnt/rm-nullb"
 #define FUSE_LOWER	"/mnt/fast/removal-fuse"
 #define FUSE_MNT	"/mnt/rm-fuse"
@@ -199,44 +198,22 @@ static int fsync_within(const char *file, int *err)
 static int test_null_blk(void)
 {
 	struct pddt_stream *st = pddt_shared(sizeof(*st));
-	char dev[32], idx[16], cmd[96];
+	char dev[32];
 	int fails = 0, st_w, err = 0, rc;
 	pid_t w;
 
-	if (access("/sys/kernel/config/nullb", F_OK) &&
-	    mount("none", "/sys/kernel/config", "configfs", 0, NULL) && errno != EBUSY)
-		return pddt_result("removal.null_blk.set_up", PDDT_FAIL, "cannot mount configfs: %s",
-				   strerror(errno));
-	if (mkdir(NB, 0755) || pddt_write_file(NB "/memory_backed", "1") ||
-	    pddt_write_file(NB "/size", "256") || pddt_write_file(NB "/blocksize", "4096") ||
-	    pddt_write_file(NB "/power", "1") || pddt_read_file(NB "/index", idx, sizeof(idx)) <= 0) {
-		rmdir(NB);
+	if (pddt_nullb_mount(NB_NAME, 256, 0, NB_MNT, dev, sizeof(dev)))
 		return pddt_result("removal.null_blk.set_up", PDDT_FAIL,
-				   "cannot make a null_blk device in %s: %s", NB, strerror(errno));
-	}
-	/* a configfs device is named after its item (6.12), else by index */
-	snprintf(dev, sizeof(dev), "/dev/%s", NB_NAME);
-	if (access(dev, F_OK))
-		snprintf(dev, sizeof(dev), "/dev/nullb%d", atoi(idx));
-	/* mke2fs picks 1 KiB blocks on a small disk: under the sector size */
-	snprintf(cmd, sizeof(cmd), "mke2fs -q -b 4096 %s", dev);
-	if (system(cmd) || (mkdir(NB_MNT, 0755) && errno != EEXIST) ||
-	    mount(dev, NB_MNT, "ext4", 0, NULL)) {
-		pddt_write_file(NB "/power", "0");
-		rmdir(NB);
-		return pddt_result("removal.null_blk.set_up", PDDT_FAIL,
-				   "cannot make ext2 on %s and mount it: %s", dev,
-				   strerror(errno));
-	}
+				   "cannot make a null_blk device %s with ext2 on it and mount it: %s",
+				   NB_NAME, strerror(errno));
 	w = pddt_stream_start(NB_MNT "/stream.dat", SEED, 0, 64 << 10, st);
 	if (wait_dirty(NB_MNT, "null_blk", st)) {
 		stop_within(w, &st_w);
 		umount2(NB_MNT, MNT_DETACH);
-		pddt_write_file(NB "/power", "0");
-		rmdir(NB);
+		pddt_nullb_remove(NB_NAME);
 		return 1;
 	}
-	fails += pddt_check("removal.null_blk.power_off", !pddt_write_file(NB "/power", "0"),
+	fails += pddt_check("removal.null_blk.power_off", !pddt_nullb_power_off(NB_NAME),
 			    "%s powered off while mounted, after %llu MiB", dev,
 			    (unsigned long long)st->bytes >> 20);
 	usleep(500000);
@@ -250,9 +227,9 @@ static int test_null_blk(void)
 	rc = umount2(NB_MNT, MNT_DETACH);
 	fails += pddt_check("removal.null_blk.unmount", !rc,
 			    "umount -l of the removed disk: %s", outcome(rc));
-	rc = rmdir(NB);
-	fails += pddt_check("removal.null_blk.item_removed", !rc, "rmdir %s: %s", NB,
-			    outcome(rc));
+	rc = pddt_nullb_remove(NB_NAME);
+	fails += pddt_check("removal.null_blk.item_removed", !rc,
+			    "rmdir of its configfs item: %s", outcome(rc));
 	rmdir(NB_MNT);
 	return fails;
 }

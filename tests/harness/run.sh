@@ -108,8 +108,8 @@ mani fails_a_series_test_skipped_on_the_patched_tree \
 # sysctls and bench_smoke skip
 mani passes_a_stock_boot "echo PATCHES=none >>options.txt
 	sed -i '/^kunit.dirty_device_limit\\./d' kunit.tsv
-	sed -i '/^bench_smoke\\./d; /^device_limit\\./d; /^light_dirtier\\./d' guest/results.tsv
-	for t in bench_smoke device_limit light_dirtier; do
+	sed -i '/^bench_smoke\\./d; /^device_limit\\./d; /^fresh_device\\./d; /^light_dirtier\\./d' guest/results.tsv
+	for t in bench_smoke device_limit fresh_device light_dirtier; do
 		printf '%s\tSKIP\tkernel without the series\n' \$t >>guest/results.tsv
 	done" PASS "0 bench_smoke runs, 3 KUnit suites"
 mani fails_a_stock_boot_without_the_list_suites "echo PATCHES=none >>options.txt
