@@ -23,6 +23,25 @@
  * throttle, and the run fails, before any figure; at the disk's boot
  * bandwidth, 4M, there is nothing to tell).
  *
+ * Each wait against its bound (waits_vs_bound, the largest of the three
+ * ratios, and each apart). A task that waits for the disk's writeback waits
+ * for at most what the disk holds: the budget the disk gets at its set
+ * bandwidth in mode on (B: PDDT_BUDGET_MS of ARG, never under the floor of
+ * four of its largest requests: pddt_budget_kb()), plus what light
+ * dirtiers may add beyond it (the pool: PDDT_LIGHT_PCT of a second of
+ * bandwidth), plus the journal commit's own blocks (its logged blocks per
+ * transaction over this run, /proc/fs/jbd2/<dev>/info): one pass, P =
+ * (B + pool + logged blocks) / ARG. A write() waits for at most one
+ * journal commit (do_get_write_access() on a buffer the committing
+ * transaction holds) and one pause of balance_dirty_pages() (MAX_PAUSE,
+ * 200 ms): P + 0.2 s. An fsync() waits for the committing transaction and
+ * then its own: 2 P. A sync writes what the disk holds, then commits the
+ * same way: 3 P. Stock is judged against the same bound. The bound assumes
+ * that the budget's bandwidth estimate is the disk's rate: an estimate
+ * above it lets the disk hold more, and shows here. The jbd2 figures of
+ * the run: the average time a commit spent flushing ordered data, and its
+ * logged blocks.
+ *
  * Where the light writer waited beyond the tracepoint: where it sleeps, read
  * every SAMPLE_MS while it runs (wait_site(): the innermost functions of
  * its kernel stack past the scheduler's), summed per site over its longest
@@ -55,6 +74,7 @@
 #define WRAP		(256ULL << 20)
 #define SEED_STREAM	0x5a17
 #define SEED_LIGHT	0x11e7
+#define MAX_PAUSE_S	0.2
 
 /* Where the light writer slept, sampled. */
 struct wait_log {
@@ -100,6 +120,60 @@ static void on_term(int sig)
 {
 	(void)sig;
 	exit(1);	/* atexit: restore() */
+}
+
+/* A journal's statistics (/proc/fs/jbd2/<dev>/info): counts and totals. */
+struct jbd2_stats {
+	long long tid;		/* transactions committed */
+	long long flush_ms;	/* total time flushing ordered data */
+	long long logged;	/* total blocks logged */
+};
+
+/* The statistics of the journal of the filesystem at @dir; 0 or -1. */
+static int jbd2_read(const char *dir, struct jbd2_stats *j)
+{
+	char bdi[128], link[160], target[256], path[320], buf[2048], *p;
+	const char *dev;
+	long long avg;
+	ssize_t n;
+
+	if (bdi_dir_of(dir, bdi, sizeof(bdi)))
+		return -1;
+	/* /sys/dev/block/M:m links to .../block/<dev>; the journal is <dev>-8 */
+	snprintf(link, sizeof(link), "/sys/dev/block/%s", strrchr(bdi, '/') + 1);
+	n = readlink(link, target, sizeof(target) - 1);
+	if (n <= 0)
+		return -1;
+	target[n] = 0;
+	dev = strrchr(target, '/') ? strrchr(target, '/') + 1 : target;
+	snprintf(path, sizeof(path), "/proc/fs/jbd2/%s-8/info", dev);
+	if (pddt_read_file(path, buf, sizeof(buf)) <= 0 || sscanf(buf, "%lld", &j->tid) != 1)
+		return -1;
+	/* averages over the transactions: the totals, to within a unit each */
+	p = strstr(buf, "ms flushing data");
+	if (!p)
+		return -1;
+	while (p > buf && p[-1] >= '0' && p[-1] <= '9')
+		p--;
+	avg = atoll(p);
+	j->flush_ms = avg * j->tid;
+	p = strstr(buf, " logged blocks per transaction");
+	if (!p)
+		return -1;
+	while (p > buf && p[-1] >= '0' && p[-1] <= '9')
+		p--;
+	j->logged = atoll(p) * j->tid;
+	return 0;
+}
+
+/* A whole number from the environment (what the bench's mode on sets), or dies. */
+static long long env_ll(const char *var)
+{
+	const char *v = getenv(var);
+
+	if (!v || atoll(v) < 0)
+		pddt_die("slow_waits needs %s (guest/bench/run)", var);
+	return atoll(v);
 }
 
 /* "256K", "1M", "4194304": bytes/s, or -1. */
@@ -235,7 +309,10 @@ int main(int argc, char **argv)
 	char stream_f[256], light_f[256], dir[256];
 	long long bps, w0;
 	struct pddt_wb_sample d;
-	double secs, t0, disk_rate;
+	struct pddt_budget_terms terms;
+	struct jbd2_stats j0, j1;
+	long long budget_ms, light_pct, budget_kb, tids;
+	double secs, t0, disk_rate, logged_kb, pass_s, r_write, r_fsync, r_sync, sync_s;
 	struct bench b;
 	pid_t stream, pid;
 	int st = 0, fd, outlived = 0, longest = 0;
@@ -248,6 +325,8 @@ int main(int argc, char **argv)
 	if (bps < (64 << 10) || bps > (6 << 20))
 		pddt_die("slow_waits: ARG is the slow disk's bandwidth, 64K..6M (256K, 1M, 4M), not '%s'",
 			 b.arg ? b.arg : "");
+	budget_ms = env_ll("PDDT_BUDGET_MS");
+	light_pct = env_ll("PDDT_LIGHT_PCT");
 	orig_bps = pddt_disk_bps("slow");
 	if (orig_bps <= 0)
 		pddt_die("slow_waits needs the slow disk's bandwidth at boot (PDDT_BPS)");
@@ -268,6 +347,8 @@ int main(int argc, char **argv)
 	sleep(WARM_S);
 
 	secs = b.quick ? QUICK_S : LIGHT_S;
+	if (jbd2_read(dir, &j0))
+		pddt_die("slow_waits: no journal statistics for %s (/proc/fs/jbd2)", dir);
 	w0 = bench_written_kb(dir);
 	t0 = pddt_now();
 	pid = fork();
@@ -328,7 +409,8 @@ int main(int argc, char **argv)
 	}
 	if (!WIFEXITED(st) || WEXITSTATUS(st))
 		pddt_die("slow_waits: syncfs of %s failed", dir);
-	bench_metric(&b, "sync_s", pddt_now() - t0, "s");
+	sync_s = pddt_now() - t0;
+	bench_metric(&b, "sync_s", sync_s, "s");
 	bench_metric(&b, "sync_outlived_writer", outlived, "bool");
 	close(fd);
 	if (stream && !pddt_stream_stop(stream))
@@ -343,6 +425,27 @@ int main(int argc, char **argv)
 	bench_metric(&b, "fsync_s", l->fsync_t1 - l->fsync_t0, "s");
 	bench_metric(&b, "dirty_at_sync", d.dirty, "kB");
 	bench_metric(&b, "disk_rate_vs_set", disk_rate / bps, "ratio");
+
+	if (jbd2_read(dir, &j1) || pddt_budget_terms(dir, &terms))
+		pddt_die("slow_waits: cannot read the journal's statistics or the budget's terms");
+	tids = j1.tid - j0.tid;
+	logged_kb = tids > 0 ? (j1.logged - j0.logged) * 4.0 / tids : 0;
+	budget_kb = pddt_budget_kb(bps >> 10, budget_ms, d.dirty_thresh, &terms);
+	pass_s = (budget_kb * 1024.0 + light_pct / 100.0 * bps + logged_kb * 1024) / bps;
+	r_write = l->ms[longest] / 1000 / (pass_s + MAX_PAUSE_S);
+	r_fsync = (l->fsync_t1 - l->fsync_t0) / (2 * pass_s);
+	r_sync = sync_s / (3 * pass_s);
+	bench_metric(&b, "budget_at_set_rate", budget_kb, "kB");
+	bench_metric(&b, "wait_pass_s", pass_s, "s");
+	bench_metric(&b, "light_longest_write_vs_bound", r_write, "ratio");
+	bench_metric(&b, "fsync_vs_bound", r_fsync, "ratio");
+	bench_metric(&b, "sync_vs_bound", r_sync, "ratio");
+	bench_metric(&b, "waits_vs_bound", r_write > r_fsync ? (r_write > r_sync ? r_write : r_sync) :
+		     (r_fsync > r_sync ? r_fsync : r_sync), "ratio");
+	bench_metric(&b, "jbd2_commits", tids, "count");
+	bench_metric(&b, "jbd2_flush_ms_per_commit", tids > 0 ? (double)(j1.flush_ms - j0.flush_ms) / tids : 0,
+		     "ms");
+	bench_metric(&b, "jbd2_logged_kb_per_commit", logged_kb, "kB");
 	wait_report(&b, csv, w, "longest_write", l->start[longest], l->end[longest]);
 	wait_report(&b, csv, w, "fsync", l->fsync_t0, l->fsync_t1);
 	fclose(csv);
