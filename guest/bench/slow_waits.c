@@ -36,7 +36,14 @@
  * transaction holds) and one pause of balance_dirty_pages() (MAX_PAUSE,
  * 200 ms): P + 0.2 s. An fsync() waits for the committing transaction and
  * then its own: 2 P. A sync writes what the disk holds, then commits the
- * same way: 3 P. Stock is judged against the same bound. The bound assumes
+ * same way: 3 P. A sync beside a writer that goes on may go on waiting
+ * until the writer stops (its wait for the file's writeback, and the
+ * commit's for its ordered data, find the writer's new writeback ahead of
+ * them; seen here with the budget on and off): once the writer has
+ * stopped, the disk holds at most what the bound counts, so a sync that
+ * outlived the writer is judged on its time after the writer stopped
+ * (sync_after_writer_s; all of it for a sync that ended first). Stock is
+ * judged against the same bound. The bound assumes
  * that the budget's bandwidth estimate is the disk's rate: an estimate
  * above it lets the disk hold more, and shows here. The jbd2 figures of
  * the run: the average time a commit spent flushing ordered data, and its
@@ -313,6 +320,7 @@ int main(int argc, char **argv)
 	struct jbd2_stats j0, j1;
 	long long budget_ms, light_pct, budget_kb, tids;
 	double secs, t0, disk_rate, logged_kb, pass_s, r_write, r_fsync, r_sync, sync_s;
+	double stopped = 0, longest_ms, sync_judged_s;
 	struct bench b;
 	pid_t stream, pid;
 	int st = 0, fd, outlived = 0, longest = 0;
@@ -400,6 +408,7 @@ int main(int argc, char **argv)
 			pddt_die("slow_waits: the sync: %m");
 		if (stream && pddt_now() - t0 >= SYNC_BESIDE_S) {
 			outlived = 1;
+			stopped = pddt_now();
 			if (!pddt_stream_stop(stream))
 				pddt_die("slow_waits: the streaming writer died");
 			stream = 0;
@@ -410,15 +419,18 @@ int main(int argc, char **argv)
 	if (!WIFEXITED(st) || WEXITSTATUS(st))
 		pddt_die("slow_waits: syncfs of %s failed", dir);
 	sync_s = pddt_now() - t0;
+	sync_judged_s = outlived ? t0 + sync_s - stopped : sync_s;
 	bench_metric(&b, "sync_s", sync_s, "s");
 	bench_metric(&b, "sync_outlived_writer", outlived, "bool");
+	bench_metric(&b, "sync_after_writer_s", sync_judged_s, "s");
 	close(fd);
 	if (stream && !pddt_stream_stop(stream))
 		pddt_die("slow_waits: the streaming writer died");
 
-	bench_metric(&b, "light_longest_write_ms", l->ms[longest], "ms");
+	longest_ms = l->ms[longest];	/* bench_percentile() sorts l->ms */
+	bench_metric(&b, "light_longest_write_ms", longest_ms, "ms");
 	bench_metric(&b, "light_longest_write_bdp_ms", l->bdp_ms[longest], "ms");
-	bench_metric(&b, "light_longest_write_other_ms", l->ms[longest] - l->bdp_ms[longest],
+	bench_metric(&b, "light_longest_write_other_ms", longest_ms - l->bdp_ms[longest],
 		     "ms");
 	bench_metric(&b, "light_p50_ms", bench_percentile(l->ms, l->n, 50), "ms");
 	bench_metric(&b, "light_rate_vs_asked", l->bytes / l->secs / (SHARE * bps), "ratio");
@@ -432,9 +444,9 @@ int main(int argc, char **argv)
 	logged_kb = tids > 0 ? (j1.logged - j0.logged) * 4.0 / tids : 0;
 	budget_kb = pddt_budget_kb(bps >> 10, budget_ms, d.dirty_thresh, &terms);
 	pass_s = (budget_kb * 1024.0 + light_pct / 100.0 * bps + logged_kb * 1024) / bps;
-	r_write = l->ms[longest] / 1000 / (pass_s + MAX_PAUSE_S);
+	r_write = longest_ms / 1000 / (pass_s + MAX_PAUSE_S);
 	r_fsync = (l->fsync_t1 - l->fsync_t0) / (2 * pass_s);
-	r_sync = sync_s / (3 * pass_s);
+	r_sync = sync_judged_s / (3 * pass_s);
 	bench_metric(&b, "budget_at_set_rate", budget_kb, "kB");
 	bench_metric(&b, "wait_pass_s", pass_s, "s");
 	bench_metric(&b, "light_longest_write_vs_bound", r_write, "ratio");
