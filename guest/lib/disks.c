@@ -133,7 +133,13 @@ int pddt_nullb_mount(const char *name, int size_mb, int mbps, const char *mnt,
 		     char *dev, size_t devsize)
 {
 	char dir[128], path[160], idx[16], cmd[96];
+	int made_mnt;
 
+	/* its default largest request, 255 sectors, in one 20 ms quantum */
+	if (mbps && mbps * 20971 < 255 * 512) {
+		errno = EINVAL;
+		return -1;
+	}
 	if (access("/sys/kernel/config/nullb", F_OK) &&
 	    mount("none", "/sys/kernel/config", "configfs", 0, NULL) && errno != EBUSY)
 		return -1;
@@ -151,9 +157,19 @@ int pddt_nullb_mount(const char *name, int size_mb, int mbps, const char *mnt,
 		snprintf(dev, devsize, "/dev/nullb%d", atoi(idx));
 	/* mke2fs picks 1 KiB blocks on a small disk: under the sector size */
 	snprintf(cmd, sizeof(cmd), "mke2fs -q -b 4096 %s", dev);
-	if (!system(cmd) && (!mkdir(mnt, 0755) || errno == EEXIST) &&
-	    !mount(dev, mnt, "ext4", 0, NULL))
+	if (system(cmd)) {
+		errno = EIO;
+		goto remove;
+	}
+	made_mnt = !mkdir(mnt, 0755);
+	if ((made_mnt || errno == EEXIST) && !mount(dev, mnt, "ext4", 0, NULL))
 		return 0;
+	if (made_mnt) {
+		int err = errno;
+
+		rmdir(mnt);
+		errno = err;
+	}
 remove:
 	pddt_nullb_remove(name);
 	return -1;

@@ -250,6 +250,15 @@ int pddt_kmemleak_check(const char *name);
  * floor), so a stop is stock's control where the event says budget_bound=0
  * (the budget did not set pos_ratio; on a kernel without the field, always).
  */
+#define PDDT_MAX_PAUSE_MS	200	/* MAX_PAUSE in mm/page-writeback.c: HZ / 5 */
+/* CONFIG_HZ of the kernels built here (config/base.config: HZ_250) */
+#define PDDT_BDP_HZ		250
+/*
+ * What a call spends before its pause, as the tracepoint counts it: whole
+ * jiffies (paused), so up to one for the rounding, one for the limits'
+ * arithmetic and one for a preemption by the other writer on 2 vCPUs.
+ */
+#define PDDT_CALL_SLACK_MS	(3 * 1000 / PDDT_BDP_HZ)
 struct pddt_bdp_call {
 	long ms;		/* paused + pause of its last event */
 	long pauses;		/* its pauses */
@@ -357,8 +366,8 @@ int pddt_loop_setup(const char *img, long long size, const char *mnt,
 void pddt_loop_teardown(const char *img, const char *mnt, const char *dev);
 /*
  * A memory-backed null_blk device @name of @size_mb MiB, written at @mbps
- * MiB/s at most (0: no limit; keep its largest request within one 20 ms
- * quantum, max_sectors * 512 <= mbps * 20971, or a request never
+ * MiB/s at most (0: no limit; under 7 is EINVAL: null_blk's largest
+ * request, 255 sectors, must fit in one 20 ms quantum of it, or it never
  * completes), made through configfs (mounted if it is not), powered on,
  * with ext2 made on it and mounted (as ext4) at @mnt (made if missing); its
  * path into @dev. 0, or -1 (errno) with nothing left made.

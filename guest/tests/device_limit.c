@@ -144,15 +144,9 @@
 #define LOOP_IMG	"/mnt/slow/loop.img"
 #define LOOP_IMG_SIZE	(256LL << 20)
 #define FUSE_LOWER	"/mnt/fast/fuse-lower"
-#define MAX_PAUSE_MS	200	/* MAX_PAUSE in mm/page-writeback.c: HZ / 5 */
-/* CONFIG_HZ of the kernels built here (config/base.config: HZ_250) */
-#define BDP_HZ		250
-/*
- * What a call spends before its pause, as the tracepoint counts it: whole
- * jiffies (paused), so up to one for the rounding, one for the limits'
- * arithmetic and one for a preemption by the other writer on 2 vCPUs.
- */
-#define CALL_SLACK_MS	(3 * 1000 / BDP_HZ)
+#define MAX_PAUSE_MS	PDDT_MAX_PAUSE_MS
+#define BDP_HZ		PDDT_BDP_HZ
+#define CALL_SLACK_MS	PDDT_CALL_SLACK_MS
 #define MAX_PAUSE_JIFFIES	(BDP_HZ / 5)
 /* wb_max_pause(): roundup_pow_of_two(1 + HZ / 8), pages per jiffy */
 #define BDP_HZ_ROUND	32

@@ -39,7 +39,7 @@
 #define STORM_F		"/mnt/fast/storm.dat"
 #define STORM_SLOTS	16384	/* storm.dat: 2 pages per slot, 128 MiB at most */
 #define STORM_PAR	16
-/* the counts of the full run; PDDT_SHORT=1 (make test's debug kernel): 1/10 */
+/* the counts of the full run; PDDT_SHORT=1 (plain make test): 1/10 */
 #define FORKS		100000
 #define FLIPS		10000
 #define HOTPLUGS	100
