@@ -45,9 +45,8 @@
  * (sync_after_writer_s; all of it for a sync that ended first). Stock is
  * judged against the same bound. The bound assumes
  * that the budget's bandwidth estimate is the disk's rate: an estimate
- * above it lets the disk hold more, and shows here. The jbd2 figures of
- * the run: the average time a commit spent flushing ordered data, and its
- * logged blocks.
+ * above it lets the disk hold more, and shows here. The journal's commits
+ * during the run are counted (jbd2_commits).
  *
  * Where the light writer waited beyond the tracepoint: where it sleeps, read
  * every SAMPLE_MS while it runs (wait_site(): the innermost functions of
@@ -129,11 +128,10 @@ static void on_term(int sig)
 	exit(1);	/* atexit: restore() */
 }
 
-/* A journal's statistics (/proc/fs/jbd2/<dev>/info): counts and totals. */
+/* A journal's statistics since mount (/proc/fs/jbd2/<dev>/info). */
 struct jbd2_stats {
 	long long tid;		/* transactions committed */
-	long long flush_ms;	/* total time flushing ordered data */
-	long long logged;	/* total blocks logged */
+	long long logged;	/* blocks logged per transaction, on average */
 };
 
 /* The statistics of the journal of the filesystem at @dir; 0 or -1. */
@@ -141,7 +139,6 @@ static int jbd2_read(const char *dir, struct jbd2_stats *j)
 {
 	char bdi[128], link[160], target[256], path[320], buf[2048], *p;
 	const char *dev;
-	long long avg;
 	ssize_t n;
 
 	if (bdi_dir_of(dir, bdi, sizeof(bdi)))
@@ -156,20 +153,12 @@ static int jbd2_read(const char *dir, struct jbd2_stats *j)
 	snprintf(path, sizeof(path), "/proc/fs/jbd2/%s-8/info", dev);
 	if (pddt_read_file(path, buf, sizeof(buf)) <= 0 || sscanf(buf, "%lld", &j->tid) != 1)
 		return -1;
-	/* averages over the transactions: the totals, to within a unit each */
-	p = strstr(buf, "ms flushing data");
-	if (!p)
-		return -1;
-	while (p > buf && p[-1] >= '0' && p[-1] <= '9')
-		p--;
-	avg = atoll(p);
-	j->flush_ms = avg * j->tid;
 	p = strstr(buf, " logged blocks per transaction");
 	if (!p)
 		return -1;
 	while (p > buf && p[-1] >= '0' && p[-1] <= '9')
 		p--;
-	j->logged = atoll(p) * j->tid;
+	j->logged = atoll(p);
 	return 0;
 }
 
@@ -441,7 +430,7 @@ int main(int argc, char **argv)
 	if (jbd2_read(dir, &j1) || pddt_budget_terms(dir, &terms))
 		pddt_die("slow_waits: cannot read the journal's statistics or the budget's terms");
 	tids = j1.tid - j0.tid;
-	logged_kb = tids > 0 ? (j1.logged - j0.logged) * 4.0 / tids : 0;
+	logged_kb = j1.logged * 4.0;
 	budget_kb = pddt_budget_kb(bps >> 10, budget_ms, d.dirty_thresh, &terms);
 	pass_s = (budget_kb * 1024.0 + light_pct / 100.0 * bps + logged_kb * 1024) / bps;
 	r_write = longest_ms / 1000 / (pass_s + MAX_PAUSE_S);
@@ -455,8 +444,6 @@ int main(int argc, char **argv)
 	bench_metric(&b, "waits_vs_bound", r_write > r_fsync ? (r_write > r_sync ? r_write : r_sync) :
 		     (r_fsync > r_sync ? r_fsync : r_sync), "ratio");
 	bench_metric(&b, "jbd2_commits", tids, "count");
-	bench_metric(&b, "jbd2_flush_ms_per_commit", tids > 0 ? (double)(j1.flush_ms - j0.flush_ms) / tids : 0,
-		     "ms");
 	bench_metric(&b, "jbd2_logged_kb_per_commit", logged_kb, "kB");
 	wait_report(&b, csv, w, "longest_write", l->start[longest], l->end[longest]);
 	wait_report(&b, csv, w, "fsync", l->fsync_t0, l->fsync_t1);
