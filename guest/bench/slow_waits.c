@@ -153,6 +153,10 @@ static int jbd2_read(const char *dir, struct jbd2_stats *j)
 	snprintf(path, sizeof(path), "/proc/fs/jbd2/%s-8/info", dev);
 	if (pddt_read_file(path, buf, sizeof(buf)) <= 0 || sscanf(buf, "%lld", &j->tid) != 1)
 		return -1;
+	/* no averages until the journal's first commit */
+	j->logged = 0;
+	if (!j->tid)
+		return 0;
 	p = strstr(buf, " logged blocks per transaction");
 	if (!p)
 		return -1;
