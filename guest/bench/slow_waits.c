@@ -45,8 +45,11 @@
  * (sync_after_writer_s; all of it for a sync that ended first). Stock is
  * judged against the same bound. The bound assumes
  * that the budget's bandwidth estimate is the disk's rate: an estimate
- * above it lets the disk hold more, and shows here. The journal's commits
- * during the run are counted (jbd2_commits).
+ * above it lets the disk hold more, and shows here: the largest budget in
+ * force while the light writer ran (budget_max, WbDirtyLimit every 250 ms)
+ * and the largest estimate against the set rate (limit_bw_max_vs_set,
+ * WbLimitBandwidth). The journal's commits during the run are counted
+ * (jbd2_commits).
  *
  * Where the light writer waited beyond the tracepoint: where it sleeps, read
  * every SAMPLE_MS while it runs (wait_site(): the innermost functions of
@@ -81,6 +84,7 @@
 #define SEED_STREAM	0x5a17
 #define SEED_LIGHT	0x11e7
 #define MAX_PAUSE_S	0.2
+#define BUDGET_EVERY	25	/* wait samples: the budget every 250 ms */
 
 /* Where the light writer slept, sampled. */
 struct wait_log {
@@ -314,6 +318,7 @@ int main(int argc, char **argv)
 	long long budget_ms, light_pct, budget_kb, tids;
 	double secs, t0, disk_rate, logged_kb, pass_s, r_write, r_fsync, r_sync, sync_s;
 	double stopped = 0, longest_ms, sync_judged_s;
+	long long budget_max_kb = 0, bw_max_kbps = 0;
 	struct bench b;
 	pid_t stream, pid;
 	int st = 0, fd, outlived = 0, longest = 0;
@@ -365,6 +370,13 @@ int main(int argc, char **argv)
 		if (r < 0)
 			pddt_die("slow_waits: the light writer: %m");
 		wait_sample(pid, w);
+		/* the budget in force and its bandwidth, every BUDGET_EVERY samples */
+		if (!(w->n % BUDGET_EVERY) && !pddt_wb_sample(dir, 0, &d)) {
+			if (d.wb_limit > budget_max_kb)
+				budget_max_kb = d.wb_limit;
+			if (d.bw > bw_max_kbps)
+				bw_max_kbps = d.bw;
+		}
 		usleep(SAMPLE_MS * 1000);
 	}
 	if (!WIFEXITED(st) || WEXITSTATUS(st))
@@ -441,6 +453,9 @@ int main(int argc, char **argv)
 	r_fsync = (l->fsync_t1 - l->fsync_t0) / (2 * pass_s);
 	r_sync = sync_judged_s / (3 * pass_s);
 	bench_metric(&b, "budget_at_set_rate", budget_kb, "kB");
+	/* what the kernel held the disk to: its estimate against the set rate */
+	bench_metric(&b, "budget_max", budget_max_kb, "kB");
+	bench_metric(&b, "limit_bw_max_vs_set", bw_max_kbps * 1024.0 / bps, "ratio");
 	bench_metric(&b, "wait_pass_s", pass_s, "s");
 	bench_metric(&b, "light_longest_write_vs_bound", r_write, "ratio");
 	bench_metric(&b, "fsync_vs_bound", r_fsync, "ratio");
