@@ -371,7 +371,8 @@ int main(int argc, char **argv)
 			pddt_die("slow_waits: the light writer: %m");
 		wait_sample(pid, w);
 		/* the budget in force and its bandwidth, every BUDGET_EVERY samples */
-		if (!(w->n % BUDGET_EVERY) && !pddt_wb_sample(dir, 0, &d)) {
+		/* off, WbLimitBandwidth is the last estimate of a run with it on */
+		if (!(w->n % BUDGET_EVERY) && !pddt_wb_sample(dir, 0, &d) && d.wb_limited) {
 			if (d.wb_limit > budget_max_kb)
 				budget_max_kb = d.wb_limit;
 			if (d.bw > bw_max_kbps)
