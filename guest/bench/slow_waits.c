@@ -30,7 +30,7 @@
  * four of its largest requests: pddt_budget_kb()), plus what light
  * dirtiers may add beyond it (the pool: PDDT_LIGHT_PCT of a second of
  * bandwidth), plus the journal commit's own blocks (its logged blocks per
- * transaction over this run, /proc/fs/jbd2/<dev>/info): one pass, P =
+ * transaction since mount, /proc/fs/jbd2/<dev>/info): one pass, P =
  * (B + pool + logged blocks) / ARG. A write() waits for at most one
  * journal commit (do_get_write_access() on a buffer the committing
  * transaction holds) and one pause of balance_dirty_pages() (MAX_PAUSE,
@@ -43,9 +43,9 @@
  * stopped, the disk holds at most what the bound counts, so a sync that
  * outlived the writer is judged on its time after the writer stopped
  * (sync_after_writer_s; all of it for a sync that ended first). Stock is
- * judged against the same bound. The bound assumes
- * that the budget's bandwidth estimate is the disk's rate: an estimate
- * above it lets the disk hold more, and shows here: the largest budget in
+ * judged against the same bound. The bound assumes that the budget's
+ * bandwidth estimate is the disk's rate: an estimate above it lets the
+ * disk hold more, and shows here: the largest budget in
  * force while the light writer ran (budget_max, WbDirtyLimit every 250 ms)
  * and the largest estimate against the set rate (limit_bw_max_vs_set,
  * WbLimitBandwidth). The journal's commits during the run are counted
@@ -370,8 +370,11 @@ int main(int argc, char **argv)
 		if (r < 0)
 			pddt_die("slow_waits: the light writer: %m");
 		wait_sample(pid, w);
-		/* the budget in force and its bandwidth, every BUDGET_EVERY samples */
-		/* off, WbLimitBandwidth is the last estimate of a run with it on */
+		/*
+		 * the budget in force and its bandwidth, every BUDGET_EVERY
+		 * samples, while one holds the disk (off, WbLimitBandwidth is
+		 * the estimate a run with the budget on left behind)
+		 */
 		if (!(w->n % BUDGET_EVERY) && !pddt_wb_sample(dir, 0, &d) && d.wb_limited) {
 			if (d.wb_limit > budget_max_kb)
 				budget_max_kb = d.wb_limit;
