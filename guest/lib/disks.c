@@ -70,11 +70,37 @@ void pddt_disk_path(const char *name, const char *file, char *out, size_t size)
 		snprintf(out, size, "/mnt/%s/%s", name, file);
 }
 
+/*
+ * ext2 made on @dev (mke2fs with @opts) and mounted as ext4 at @mnt, made if
+ * missing (and removed again if the mount fails). 0, or -1 (errno; EIO if
+ * mke2fs failed).
+ */
+static int ext2_mount(const char *dev, const char *opts, const char *mnt)
+{
+	char cmd[128];
+	int made;
+
+	snprintf(cmd, sizeof(cmd), "mke2fs -q %s %s", opts, dev);
+	if (system(cmd)) {
+		errno = EIO;
+		return -1;
+	}
+	made = !mkdir(mnt, 0755);
+	if ((made || errno == EEXIST) && !mount(dev, mnt, "ext4", 0, NULL))
+		return 0;
+	if (made) {
+		int err = errno;
+
+		rmdir(mnt);
+		errno = err;
+	}
+	return -1;
+}
+
 int pddt_loop_setup(const char *img, long long size, const char *mnt,
 		    char *dev, size_t devsize)
 {
 	int ctl, lfd, ffd, n, err = -1;
-	char cmd[96];
 
 	ctl = open("/dev/loop-control", O_RDWR);
 	n = ctl < 0 ? -1 : ioctl(ctl, LOOP_CTL_GET_FREE);
@@ -92,9 +118,7 @@ int pddt_loop_setup(const char *img, long long size, const char *mnt,
 		close(ffd);
 	if (lfd >= 0)
 		close(lfd);
-	snprintf(cmd, sizeof(cmd), "mke2fs -q %s", dev);
-	if (!err && (system(cmd) || (mkdir(mnt, 0755) && errno != EEXIST) ||
-		     mount(dev, mnt, "ext4", 0, NULL)))
+	if (!err && ext2_mount(dev, "", mnt))
 		err = -1;
 	return err;
 }
@@ -132,8 +156,7 @@ static int nullb_set(const char *dir, const char *attr, long long val)
 int pddt_nullb_mount(const char *name, int size_mb, int mbps, const char *mnt,
 		     char *dev, size_t devsize)
 {
-	char dir[128], path[160], idx[16], cmd[96];
-	int made_mnt;
+	char dir[128], path[160], idx[16];
 
 	/* its default largest request, 255 sectors, in one 20 ms quantum */
 	if (mbps && mbps * 20971 < 255 * 512) {
@@ -156,20 +179,8 @@ int pddt_nullb_mount(const char *name, int size_mb, int mbps, const char *mnt,
 	if (access(dev, F_OK))
 		snprintf(dev, devsize, "/dev/nullb%d", atoi(idx));
 	/* mke2fs picks 1 KiB blocks on a small disk: under the sector size */
-	snprintf(cmd, sizeof(cmd), "mke2fs -q -b 4096 %s", dev);
-	if (system(cmd)) {
-		errno = EIO;
-		goto remove;
-	}
-	made_mnt = !mkdir(mnt, 0755);
-	if ((made_mnt || errno == EEXIST) && !mount(dev, mnt, "ext4", 0, NULL))
+	if (!ext2_mount(dev, "-b 4096", mnt))
 		return 0;
-	if (made_mnt) {
-		int err = errno;
-
-		rmdir(mnt);
-		errno = err;
-	}
 remove:
 	pddt_nullb_remove(name);
 	return -1;

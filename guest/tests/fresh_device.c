@@ -232,15 +232,6 @@ static pid_t gated_writer(const char *file, struct pddt_stream *st, int gate[2])
 	return pid;
 }
 
-/* Stop a writer that is still running (pid > 0): pddt_stream_stop(). */
-static int stop(pid_t *pid)
-{
-	int ran = *pid > 0 && pddt_stream_stop(*pid);
-
-	*pid = 0;
-	return ran;
-}
-
 /* The sampled new device: the writer's first FRESH_S. */
 struct fresh {
 	struct pddt_wb_sample before, end;
@@ -333,7 +324,7 @@ static int run_mode(const struct mode *m, long *longest_ms)
 	char nb[32], mnt[48], dev[48], file[80], d[160], val[16];
 	long long floor_kb = 0;
 	int fails = 0, gate[2] = { -1, -1 }, rc;
-	pid_t slow, w = 0, traced;
+	pid_t slow, w;
 
 	memset(&calls, 0, sizeof(calls));
 	memset(&f, 0, sizeof(f));
@@ -376,11 +367,11 @@ static int run_mode(const struct mode *m, long *longest_ms)
 	}
 	rc = sample_fresh(m, mnt, w, gate[1], &f);
 	close(gate[1]);	/* a writer never released reads 0 and exits */
-	traced = w;
 	fails += rc;
-	fails += check(m, "writer_ran", stop(&w), "the new device's writer ran until stopped");
+	fails += check(m, "writer_ran", pddt_stream_stop(w),
+		       "the new device's writer ran until stopped");
 	/* stops the trace (and puts its clock back) whatever happened */
-	if (pddt_bdp_trace_each(traced, count_call, &calls)) {
+	if (pddt_bdp_trace_each(w, count_call, &calls)) {
 		fails += check(m, "traced", 0, "cannot read the trace, or it dropped events");
 	} else if (!rc) {
 		pddt_bdp_sum_end(&calls.sum);
@@ -391,7 +382,6 @@ static int run_mode(const struct mode *m, long *longest_ms)
 out:
 	fails += check(m, "slow_writer_ran", pddt_stream_stop(slow),
 		       "the slow disk's writer ran until stopped");
-	stop(&w);
 	pddt_drop_caches();
 	snprintf(d, sizeof(d), "both files read back intact after sync and drop_caches (%.1f and %.1f MiB written)",
 		 slow_st->bytes / 1048576.0, st->bytes / 1048576.0);
