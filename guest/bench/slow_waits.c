@@ -49,7 +49,11 @@
  * force while the light writer ran (budget_max, WbDirtyLimit every 250 ms)
  * and the largest estimate against the set rate (limit_bw_max_vs_set,
  * WbLimitBandwidth). The journal's commits during the run are counted
- * (jbd2_commits).
+ * (jbd2_commits). What the disk held, sampled every 250 ms from the light
+ * writer's start to the end of its fsync(), with the budget in force and
+ * its bandwidth (<scenario>-dirty.csv: mode,rep,arg,t_s,dirty_kb,
+ * wb_limit_kb,limit_bw_kbps, -1 where no budget holds the disk), and the
+ * most it held (dirty_max, kB).
  *
  * Where the light writer waited beyond the tracepoint: where it sleeps, read
  * every SAMPLE_MS while it runs (wait_site(): the innermost functions of
@@ -318,11 +322,11 @@ int main(int argc, char **argv)
 	long long budget_ms, light_pct, budget_kb, tids;
 	double secs, t0, disk_rate, logged_kb, pass_s, r_write, r_fsync, r_sync, sync_s;
 	double stopped = 0, longest_ms, sync_judged_s;
-	long long budget_max_kb = 0, bw_max_kbps = 0;
+	long long budget_max_kb = 0, bw_max_kbps = 0, dirty_max_kb = 0;
 	struct bench b;
 	pid_t stream, pid;
 	int st = 0, fd, outlived = 0, longest = 0;
-	FILE *csv;
+	FILE *csv, *dcsv;
 
 	bench_init_apart(&b, "slow_waits", argc, argv);
 	main_pid = getpid();
@@ -349,6 +353,7 @@ int main(int argc, char **argv)
 	pddt_disk_path("slow", "slow_waits-stream.dat", stream_f, sizeof(stream_f));
 	pddt_disk_path("slow", "slow_waits-light.dat", light_f, sizeof(light_f));
 	csv = bench_csv(&b, "stalls", "arg,what,site,ms");
+	dcsv = bench_csv(&b, "dirty", "arg,t_s,dirty_kb,wb_limit_kb,limit_bw_kbps");
 	stream = pddt_stream_start(stream_f, SEED_STREAM, WRAP, 1 << 20, NULL);
 	sleep(WARM_S);
 
@@ -375,10 +380,15 @@ int main(int argc, char **argv)
 		 * samples, while one holds the disk (off, WbLimitBandwidth is
 		 * the estimate a run with the budget on left behind)
 		 */
-		if (!(w->n % BUDGET_EVERY) && !pddt_wb_sample(dir, 0, &d) && d.wb_limited) {
-			if (d.wb_limit > budget_max_kb)
+		if (!(w->n % BUDGET_EVERY) && !pddt_wb_sample(dir, 0, &d)) {
+			fprintf(dcsv, "%s,%d,%s,%.2f,%lld,%lld,%lld\n", b.mode, b.rep, b.arg,
+				pddt_now() - t0, d.dirty, d.wb_limited ? d.wb_limit : -1,
+				d.wb_limited ? d.bw : -1);
+			if (d.dirty > dirty_max_kb)
+				dirty_max_kb = d.dirty;
+			if (d.wb_limited && d.wb_limit > budget_max_kb)
 				budget_max_kb = d.wb_limit;
-			if (d.bw > bw_max_kbps)
+			if (d.wb_limited && d.bw > bw_max_kbps)
 				bw_max_kbps = d.bw;
 		}
 		usleep(SAMPLE_MS * 1000);
@@ -445,6 +455,7 @@ int main(int argc, char **argv)
 	bench_metric(&b, "light_rate_vs_asked", l->bytes / l->secs / (SHARE * bps), "ratio");
 	bench_metric(&b, "fsync_s", l->fsync_t1 - l->fsync_t0, "s");
 	bench_metric(&b, "dirty_at_sync", d.dirty, "kB");
+	bench_metric(&b, "dirty_max", dirty_max_kb, "kB");
 	bench_metric(&b, "disk_rate_vs_set", disk_rate / bps, "ratio");
 
 	if (jbd2_read(dir, &j1) || pddt_budget_terms(dir, &terms))
@@ -471,6 +482,7 @@ int main(int argc, char **argv)
 	wait_report(&b, csv, w, "longest_write", l->start[longest], l->end[longest]);
 	wait_report(&b, csv, w, "fsync", l->fsync_t0, l->fsync_t1);
 	fclose(csv);
+	fclose(dcsv);
 
 	bench_verify(&b, "light", light_f, SEED_LIGHT);
 	bench_verify(&b, "streaming", stream_f, SEED_STREAM);

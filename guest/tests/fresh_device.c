@@ -82,12 +82,15 @@
 /*
  * The first completion comes at once (a request of 127 KiB at 16 MiB/s:
  * 8 ms), once background writeback has started from the writer's first
- * call past the budget's background level; the interval it closes is
- * measured by the next update, queued by completions once the estimate is
- * BANDWIDTH_INTERVAL (200 ms) old. Two intervals, plus the writer's first
- * call and the flusher's scheduling: 1 s.
+ * call past the budget's background level. The update that opens the
+ * wb's first interval allows the next one BANDWIDTH_INTERVAL (200 ms)
+ * later; a wb not yet measured takes completions found by updates for two
+ * more intervals as a stream, and is measured then, or, if pages were in
+ * flight as its measuring started, its interval opens again there and is
+ * measured by the next update. Four intervals, plus the writer's first
+ * call and the flusher's scheduling (0.6 s): 1.4 s.
  */
-#define MEASURE_S	1.0
+#define MEASURE_S	1.4
 /* the domain's freerun ceiling at PDDT_DIRTY_KB and PDDT_BG_KB, in pages */
 #define DOMAIN_FREERUN	((PDDT_DIRTY_KB + PDDT_BG_KB) / 2 / 4)
 #define SEED		0xf7e5

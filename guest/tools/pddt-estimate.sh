@@ -5,10 +5,14 @@
 # budget set for the run (vm.dirty_device_time_ms, default 3000).
 #   stream: one dd of 40 MiB to the disk, 450 samples 0.1 s apart (and
 #           the sampling's own time: about 60 s under TCG); the estimate
-#           against the disk's rate from 10 s on;
+#           against the disk's rate from 10 s on, and its first figure (the
+#           boot's first budget: the wb not yet measured) and when;
 #   bursts: three times, 4 MiB written and fsync()ed, then 15 s idle; the
 #           estimate against the disk's rate while it wrote the burst, and
-#           the estimate the idle left (150 samples).
+#           the estimate the idle left (150 samples);
+#   reopen: the budget off (0) while a dd of 40 MiB starts, on again 5 s
+#           later with pages in flight (300 samples); the estimate against
+#           the disk's rate from 10 s after that on.
 # The disk's rate counts every sector it wrote, journal and metadata
 # included, which the estimate does not. Samples to pddt-estimate.tsv
 # beside the boot's results (phase, uptime, sectors written,
@@ -31,17 +35,23 @@ mm=$(cat "/sys/block/$blk/dev")
 wbs=/sys/kernel/debug/bdi/$mm/wb_stats
 [ -r "$wbs" ] || die "no $wbs (debugfs not mounted?)"
 [ -w "$sysctl" ] || die "no $sysctl (a kernel without the series?)"
+light=/proc/sys/vm/dirty_light_percent
+# light dirtiers measure the estimate too: the budget off would not stop it
+[ ! -e "$light" ] || [ "$(cat "$light")" -eq 0 ] || die "vm.dirty_light_percent is not 0"
 old=$(cat "$sysctl")
 out=$(dirname "${PDDT_RESULTS:-/tmp/.}")/pddt-estimate.tsv
 cleanup() {
 	[ -n "${dd:-}" ] && kill "$dd" 2>/dev/null
 	rm -f "$mnt"/pddt-estimate*
-	echo "$old" >"$sysctl"
+	echo "$old" >"$sysctl" || echo "pddt-estimate: ERROR: $sysctl not restored to $old" >&2
+}
+set_ms() {
+	echo "$1" >"$sysctl" 2>/dev/null && [ "$(cat "$sysctl")" -eq "$1" ] ||
+		die "vm.dirty_device_time_ms $1 not taken"
 }
 trap cleanup EXIT
 trap 'exit 1' INT TERM
-echo "$ms" >"$sysctl" 2>/dev/null && [ "$(cat "$sysctl")" -eq "$ms" ] ||
-	die "vm.dirty_device_time_ms $ms not taken"
+set_ms "$ms"
 : >"$out"
 
 # one sample: phase, uptime, sectors written, the root wb's two estimates
@@ -76,6 +86,17 @@ for b in 1 2 3; do
 	ph=idle$b
 	samples 150
 done
+ph=off
+set_ms 0
+dd if=/dev/zero of="$mnt/pddt-estimate-reopen" bs=1M count=40 2>/dev/null &
+dd=$!
+samples 50
+set_ms "$ms"
+ph=reopen
+samples 300
+kill "$dd" 2>/dev/null
+wait "$dd"
+dd=
 
 awk -F'\t' '
 function ratio(ph, i0, i1, rate,    i, x, n) {
@@ -91,11 +112,22 @@ function sort(a, n,    i, j, t) {
 }
 { n[$1]++; T[$1, n[$1]] = $2; D[$1, n[$1]] = $3 / 2; L[$1, n[$1]] = $4; W[$1, n[$1]] = $5 }
 END {
-	p = "stream"; k = n[p]
+	p = "stream"; k = n[p]; i0 = 0
 	for (i = 1; i <= k; i++) if (T[p, i] >= T[p, 1] + 10) { i0 = i; break }
-	r = (D[p, k] - D[p, i0]) / (T[p, k] - T[p, i0])
+	r = i0 && i0 < k ? (D[p, k] - D[p, i0]) / (T[p, k] - T[p, i0]) : 0
 	printf "pddt-estimate: stream: the disk wrote %.0f KiB/s over %.1f s; WbLimitBandwidth / that: %s; WbWriteBandwidth at the end %d KiB/s\n",
-		r, T[p, k] - T[p, i0], ratio(p, i0, k, r), W[p, k]
+		r, (r > 0 ? T[p, k] - T[p, i0] : 0), ratio(p, i0, k, r), W[p, k]
+	for (i = 1; i <= k && L[p, i] <= 0; i++) ;
+	if (i > k) printf "pddt-estimate: stream: never measured\n"
+	else if (i == 1) printf "pddt-estimate: stream: measured before the dd started\n"
+	else if (r <= 0) printf "pddt-estimate: stream: the disk wrote nothing from 10 s on\n"
+	else printf "pddt-estimate: stream: first measured %.1f s after the dd started, %d KiB/s: %.2f of the stream'"'"'s rate\n",
+		T[p, i] - T[p, 1], L[p, i], L[p, i] / r
+	p = "reopen"; k = n[p]; i0 = 0
+	for (i = 1; i <= k; i++) if (T[p, i] >= T[p, 1] + 10) { i0 = i; break }
+	r = i0 && i0 < k ? (D[p, k] - D[p, i0]) / (T[p, k] - T[p, i0]) : 0
+	printf "pddt-estimate: reopen: the disk wrote %.0f KiB/s over %.1f s; WbLimitBandwidth / that: %s\n",
+		r, (r > 0 ? T[p, k] - T[p, i0] : 0), (r > 0 ? ratio(p, i0, k, r) : "too few samples or nothing written")
 	for (b = 1; b <= 3; b++) {
 		p = "burst" b; k = n[p]; f = 0; l = 0
 		for (i = 2; i <= k; i++) if (D[p, i] > D[p, i - 1]) { if (!f) f = i - 1; l = i }
