@@ -3,7 +3,9 @@
 # Usage: qemu.sh MODE OUTDIR [COMMAND]
 #   MODE test   run the guest's /tests (TESTS= filters them by name glob)
 #   MODE cmd    run COMMAND with sh in the guest, then power off
-#   MODE shell  an interactive shell on the serial console
+#   MODE shell  an interactive shell on the serial console (no host relay:
+#               a guest program that asks the host to throttle a disk
+#               waits for its answer, then fails)
 #   MODE bench  run the guest's /bench/run (QUICK=1: the short plan, FULL=1: the full one)
 # The serial log is OUTDIR/serial.log; the guest's /results is unpacked
 # into OUTDIR/guest/. Exit status: QEMU's (1 = guest panic via pvpanic),
@@ -78,6 +80,14 @@ set -- -cpu max -smp "$SMP" -m "$MEM" -nographic -no-reboot \
 	-append "console=ttyS0 panic=-1 hung_task_panic=1 softlockup_panic=1 $BRD $TSC ${APPEND:-}" \
 	-device pvpanic-pci -action panic=exit-failure \
 	-qmp "unix:$run/qmp.sock,server=on,wait=off"
+# The second serial port (the guest's ttyS1) carries the host's answers to
+# its requests: QEMU reads ack.in; ack.out takes what the guest would send
+# there (nothing: pddt_host_throttle() opens it raw, without echo). The
+# first is what -nographic makes it with no -serial given and -qmp taking
+# the monitor: stdio.
+rm -f "$run/ack.in" "$run/ack.out"
+mkfifo "$run/ack.in" "$run/ack.out" || die "cannot make the pipes $run/ack.*"
+set -- "$@" -serial stdio -serial "pipe:$run/ack"
 while read -r name bps size fs; do
 	thr=
 	[ "$bps" -gt 0 ] && thr=",throttling.bps-write=$bps"
@@ -102,7 +112,7 @@ else
 	# shellcheck disable=SC2086
 	{ timeout --kill-after=10 "$TIMEOUT" qemu-system-x86_64 "$@" </dev/null 2>&1; echo "QEMU-EXIT $?"; } | sed -u 's/\r$//' |
 		tee "$log" | grep --line-buffered -E '^(pddt:|pddt-qmp:|RESULT |QEMU-EXIT )|Kernel panic' |
-		"$TOP/scripts/qmp.sh" relay "$run/qmp.sock" $names
+		"$TOP/scripts/qmp.sh" relay "$run/qmp.sock" "$run/ack.in" $names
 	rc=$(sed -n 's/^QEMU-EXIT //p' "$log" | tail -n 1)
 	sed -i '/^QEMU-EXIT /d' "$log"
 fi

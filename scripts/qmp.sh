@@ -1,13 +1,18 @@
 #!/bin/sh
 # Requests from the guest to the host, sent on QEMU's QMP socket.
 #
-# qmp.sh relay SOCKET DISKS...  copy the guest's console lines from stdin to
+# qmp.sh relay SOCKET ACK DISKS...
+#                               copy the guest's console lines from stdin to
 #                               stdout; a line "pddt-qmp: throttle NAME BPS"
 #                               sets disk NAME's write bandwidth to BPS
 #                               bytes/s (0: unthrottled) with
 #                               block_set_io_throttle; NAME must be one of
-#                               DISKS. The outcome is printed as a line.
-# qmp.sh throttle SOCKET NAME BPS   the same, once.
+#                               DISKS. The outcome is printed as a line, and
+#                               answered to the guest as "pddt-ack: throttle
+#                               NAME BPS: OUTCOME" ("ok" once in force) into
+#                               ACK, the pipe of its second serial port (-:
+#                               none).
+# qmp.sh throttle SOCKET NAME BPS   the same, once, printed only.
 . "$(dirname "$0")/lib.sh"
 
 # throttle SOCKET NAME BPS: one QMP session; prints QEMU's answer.
@@ -44,8 +49,15 @@ request() {
 }
 
 relay() {
-	sock=$1
-	shift
+	sock=$1 ack=$2
+	shift 2
+	# held open read-write: a write neither blocks nor fails once QEMU,
+	# the pipe's reader, has exited
+	if [ "$ack" = - ]; then
+		exec 3>/dev/null
+	else
+		command exec 3<>"$ack" || die "cannot open $ack"
+	fi
 	while IFS= read -r line; do
 		printf '  | %s\n' "$line"
 		case $line in
@@ -54,8 +66,9 @@ relay() {
 			name=${rest%% *}
 			bps=${rest#"$name"}
 			bps=${bps# }
-			printf '  | pddt: host: throttle %s %s: %s\n' "$name" "$bps" \
-				"$(request "$sock" "$name" "$bps" "$@")"
+			outcome=$(request "$sock" "$name" "$bps" "$@")
+			printf '  | pddt: host: throttle %s %s: %s\n' "$name" "$bps" "$outcome"
+			printf 'pddt-ack: throttle %s %s: %s\n' "$name" "$bps" "$outcome" >&3
 			;;
 		'pddt-qmp: '*) printf '  | pddt: host: unknown request\n' ;;
 		esac
@@ -67,5 +80,5 @@ shift
 case $cmd in
 relay) relay "$@" ;;
 throttle) request "$1" "$2" "$3" "$2" ;;
-*) die "usage: qmp.sh relay SOCKET DISKS... | qmp.sh throttle SOCKET NAME BPS" ;;
+*) die "usage: qmp.sh relay SOCKET ACK DISKS... | qmp.sh throttle SOCKET NAME BPS" ;;
 esac

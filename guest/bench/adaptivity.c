@@ -94,9 +94,21 @@ int main(int argc, char **argv)
 		if (t >= bound || (share.at >= 0 && limit.at >= 0))
 			break;
 		if (!swapped && t >= 0) {
+			double late = pddt_now();
+
 			pddt_host_throttle("slow", fast_bw);
 			pddt_host_throttle("fast", slow_bw);
 			swapped = 1;
+			/*
+			 * time 0 is when both are in force, at the host's
+			 * answer to the second (t, now, is as far past it as
+			 * the request was past 0); the rows already written
+			 * keep their time
+			 */
+			late = pddt_now() - late;
+			t0 += late;
+			for (int i = 0; i < n; i++)
+				ts[i] -= late;
 		}
 		bench_sample_disk(csv, &b, t, "slow", &sd);
 		bench_sample_disk(csv, &b, t, "fast", &fd);

@@ -49,11 +49,12 @@
  * force while the light writer ran (budget_max, WbDirtyLimit every 250 ms)
  * and the largest estimate against the set rate (limit_bw_max_vs_set,
  * WbLimitBandwidth). The journal's commits during the run are counted
- * (jbd2_commits). What the disk held, sampled every 250 ms from the light
- * writer's start to the end of its fsync(), with the budget in force and
- * its bandwidth (<scenario>-dirty.csv: mode,rep,arg,t_s,dirty_kb,
- * wb_limit_kb,limit_bw_kbps, -1 where no budget holds the disk), and the
- * most it held (dirty_max, kB).
+ * (jbd2_commits). What the disk held, sampled every 250 ms from the
+ * streaming writer's start to the end of the light writer's fsync(), with
+ * the budget in force and its bandwidth (<scenario>-dirty.csv: mode,rep,
+ * arg,t_s,dirty_kb,wb_limit_kb,limit_bw_kbps, t_s from the light writer's
+ * start, negative in the warm-up, -1 where no budget holds the disk), and
+ * the most it held while the light writer ran (dirty_max, kB).
  *
  * Where the light writer waited beyond the tracepoint: where it sleeps, read
  * every SAMPLE_MS while it runs (wait_site(): the innermost functions of
@@ -90,6 +91,11 @@
 #define MAX_PAUSE_S	0.2
 #define BUDGET_EVERY	25	/* wait samples: the budget every 250 ms */
 
+/* The most the disk held while the light writer ran, and its budget's. */
+struct budget_max {
+	long long dirty_kb, budget_kb, bw_kbps;
+};
+
 /* Where the light writer slept, sampled. */
 struct wait_log {
 	int n, nsym;
@@ -121,8 +127,9 @@ static void restore(void)
 
 	if (getpid() != main_pid)
 		return;
-	if (orig_bps > 0)
-		pddt_host_throttle("slow", orig_bps);
+	/* at exit: pddt_die() would exit again */
+	if (orig_bps > 0 && pddt_host_throttle_try("slow", orig_bps))
+		printf("pddt: slow_waits: the slow disk is not back at %lld bytes/s\n", orig_bps);
 	if (orig_hung >= 0) {
 		snprintf(v, sizeof(v), "%lld", orig_hung);
 		pddt_write_file(HUNG_TIMEOUT, v);
@@ -310,6 +317,30 @@ static void wait_report(const struct bench *b, FILE *csv, const struct wait_log 
 	fflush(stdout);
 }
 
+/*
+ * One sample of what the disk of @dir holds and the budget in force, @t0
+ * the light writer's start, into @dcsv; into @m when @m is not NULL.
+ */
+static void budget_sample(const struct bench *b, FILE *dcsv, const char *dir, double t0,
+			  struct budget_max *m)
+{
+	struct pddt_wb_sample d;
+
+	if (pddt_wb_sample(dir, 0, &d))
+		return;
+	fprintf(dcsv, "%s,%d,%s,%.2f,%lld,%lld,%lld\n", b->mode, b->rep, b->arg,
+		pddt_now() - t0, d.dirty, d.wb_limited ? d.wb_limit : -1,
+		d.wb_limited ? d.bw : -1);
+	if (!m)
+		return;
+	if (d.dirty > m->dirty_kb)
+		m->dirty_kb = d.dirty;
+	if (d.wb_limited && d.wb_limit > m->budget_kb)
+		m->budget_kb = d.wb_limit;
+	if (d.wb_limited && d.bw > m->bw_kbps)
+		m->bw_kbps = d.bw;
+}
+
 int main(int argc, char **argv)
 {
 	struct pddt_paced *l = pddt_shared(sizeof(*l));
@@ -322,7 +353,7 @@ int main(int argc, char **argv)
 	long long budget_ms, light_pct, budget_kb, tids;
 	double secs, t0, disk_rate, logged_kb, pass_s, r_write, r_fsync, r_sync, sync_s;
 	double stopped = 0, longest_ms, sync_judged_s;
-	long long budget_max_kb = 0, bw_max_kbps = 0, dirty_max_kb = 0;
+	struct budget_max m = { 0 };
 	struct bench b;
 	pid_t stream, pid;
 	int st = 0, fd, outlived = 0, longest = 0;
@@ -355,7 +386,12 @@ int main(int argc, char **argv)
 	csv = bench_csv(&b, "stalls", "arg,what,site,ms");
 	dcsv = bench_csv(&b, "dirty", "arg,t_s,dirty_kb,wb_limit_kb,limit_bw_kbps");
 	stream = pddt_stream_start(stream_f, SEED_STREAM, WRAP, 1 << 20, NULL);
-	sleep(WARM_S);
+	/* the warm-up, sampled as the light writer's run is */
+	t0 = pddt_now() + WARM_S;
+	while (pddt_now() < t0) {
+		budget_sample(&b, dcsv, dir, t0, NULL);
+		usleep(BUDGET_EVERY * SAMPLE_MS * 1000);
+	}
 
 	secs = b.quick ? QUICK_S : LIGHT_S;
 	if (jbd2_read(dir, &j0))
@@ -380,17 +416,8 @@ int main(int argc, char **argv)
 		 * samples, while one holds the disk (off, WbLimitBandwidth is
 		 * the estimate a run with the budget on left behind)
 		 */
-		if (!(w->n % BUDGET_EVERY) && !pddt_wb_sample(dir, 0, &d)) {
-			fprintf(dcsv, "%s,%d,%s,%.2f,%lld,%lld,%lld\n", b.mode, b.rep, b.arg,
-				pddt_now() - t0, d.dirty, d.wb_limited ? d.wb_limit : -1,
-				d.wb_limited ? d.bw : -1);
-			if (d.dirty > dirty_max_kb)
-				dirty_max_kb = d.dirty;
-			if (d.wb_limited && d.wb_limit > budget_max_kb)
-				budget_max_kb = d.wb_limit;
-			if (d.wb_limited && d.bw > bw_max_kbps)
-				bw_max_kbps = d.bw;
-		}
+		if (!(w->n % BUDGET_EVERY))
+			budget_sample(&b, dcsv, dir, t0, &m);
 		usleep(SAMPLE_MS * 1000);
 	}
 	if (!WIFEXITED(st) || WEXITSTATUS(st))
@@ -455,7 +482,7 @@ int main(int argc, char **argv)
 	bench_metric(&b, "light_rate_vs_asked", l->bytes / l->secs / (SHARE * bps), "ratio");
 	bench_metric(&b, "fsync_s", l->fsync_t1 - l->fsync_t0, "s");
 	bench_metric(&b, "dirty_at_sync", d.dirty, "kB");
-	bench_metric(&b, "dirty_max", dirty_max_kb, "kB");
+	bench_metric(&b, "dirty_max", m.dirty_kb, "kB");
 	bench_metric(&b, "disk_rate_vs_set", disk_rate / bps, "ratio");
 
 	if (jbd2_read(dir, &j1) || pddt_budget_terms(dir, &terms))
@@ -469,8 +496,8 @@ int main(int argc, char **argv)
 	r_sync = sync_judged_s / (3 * pass_s);
 	bench_metric(&b, "budget_at_set_rate", budget_kb, "kB");
 	/* what the kernel held the disk to: its estimate against the set rate */
-	bench_metric(&b, "budget_max", budget_max_kb, "kB");
-	bench_metric(&b, "limit_bw_max_vs_set", bw_max_kbps * 1024.0 / bps, "ratio");
+	bench_metric(&b, "budget_max", m.budget_kb, "kB");
+	bench_metric(&b, "limit_bw_max_vs_set", m.bw_kbps * 1024.0 / bps, "ratio");
 	bench_metric(&b, "wait_pass_s", pass_s, "s");
 	bench_metric(&b, "light_longest_write_vs_bound", r_write, "ratio");
 	bench_metric(&b, "fsync_vs_bound", r_fsync, "ratio");

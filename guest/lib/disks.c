@@ -7,6 +7,8 @@
 #include "pddt.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,12 +18,118 @@
 #include <linux/loop.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <termios.h>
 #include <unistd.h>
+
+/*
+ * The host's answers come on the second serial port, a pipe that
+ * scripts/qmp.sh writes: one line per request, "pddt-ack: throttle NAME
+ * BPS: OUTCOME". The port is opened once, raw, before the first request,
+ * so that no answer arrives while it is closed; input left from before is
+ * dropped then.
+ */
+#define ACK_TTY		"/dev/ttyS1"
+/* the host starts a QMP session per request, each step of it bounded by 10 s */
+#define ACK_S		60
+
+static int ack_fd = -1;
+
+static int ack_open(void)
+{
+	struct termios t;
+
+	if (ack_fd >= 0)
+		return 0;
+	ack_fd = open(ACK_TTY, O_RDWR | O_NOCTTY | O_CLOEXEC);
+	if (ack_fd < 0)
+		return -1;
+	if (tcgetattr(ack_fd, &t)) {
+		close(ack_fd);
+		ack_fd = -1;
+		return -1;
+	}
+	cfmakeraw(&t);
+	if (tcsetattr(ack_fd, TCSANOW, &t) || tcflush(ack_fd, TCIFLUSH)) {
+		close(ack_fd);
+		ack_fd = -1;
+		return -1;
+	}
+	return 0;
+}
+
+/* Read one line of at most @size - 1 characters into @line by @deadline. */
+static int ack_line(char *line, size_t size, double deadline)
+{
+	size_t n = 0;
+
+	for (;;) {
+		struct pollfd p = { .fd = ack_fd, .events = POLLIN };
+		double left = deadline - pddt_now();
+		char c;
+
+		if (left <= 0)
+			return -1;
+		if (poll(&p, 1, (int)(left * 1000) + 1) < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		if (!(p.revents & POLLIN)) {
+			if (p.revents & (POLLERR | POLLHUP | POLLNVAL))
+				return -1;
+			continue;
+		}
+		if (read(ack_fd, &c, 1) != 1) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		if (c == '\r')
+			continue;
+		if (c == '\n') {
+			line[n] = 0;
+			return 0;
+		}
+		if (n + 1 < size)
+			line[n++] = c;
+	}
+}
+
+int pddt_host_throttle_try(const char *name, long long bps)
+{
+	char want[128], line[256];
+	double deadline;
+	size_t len;
+
+	if (ack_open()) {
+		printf("pddt: cannot open %s, the host's answers: %m\n", ACK_TTY);
+		return -1;
+	}
+	len = snprintf(want, sizeof(want), "pddt-ack: throttle %s %lld: ", name, bps);
+	printf("pddt-qmp: throttle %s %lld\n", name, bps);
+	fflush(stdout);
+	deadline = pddt_now() + ACK_S;
+	for (;;) {
+		if (ack_line(line, sizeof(line), deadline)) {
+			printf("pddt: no answer from the host in %d s\n", ACK_S);
+			return -1;
+		}
+		if (!strncmp(line, want, len))
+			break;
+		/* an answer to an earlier request */
+	}
+	if (strcmp(line + len, "ok")) {
+		printf("pddt: the host answered: %s\n", line + len);
+		return -1;
+	}
+	return 0;
+}
 
 void pddt_host_throttle(const char *name, long long bps)
 {
-	printf("pddt-qmp: throttle %s %lld\n", name, bps);
-	fflush(stdout);
+	if (pddt_host_throttle_try(name, bps))
+		pddt_die("pddt_host_throttle: disk %s's write bandwidth is not set to %lld bytes/s",
+			 name, bps);
 }
 
 int pddt_disk_remount(const char *name, double *umount_s)

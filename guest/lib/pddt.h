@@ -387,12 +387,14 @@ pid_t pddt_fuse_setup(const char *lower, const char *mnt);
 void pddt_fuse_teardown(const char *lower, const char *mnt, pid_t pid);
 
 /*
- * Ask the host to set disk @name's write bandwidth to @bps bytes/s (0:
- * unthrottled): a "pddt-qmp:" line on the console, which scripts/qmp.sh
- * turns into QMP block_set_io_throttle. The host does not answer: see the
- * effect in the disk's bandwidth estimate.
+ * Set disk @name's write bandwidth to @bps bytes/s (0: unthrottled) and
+ * return once it is in force: a "pddt-qmp:" line on the console, which
+ * scripts/qmp.sh turns into QMP block_set_io_throttle and answers on the
+ * second serial port. Dies if the host refuses or does not answer.
  */
 void pddt_host_throttle(const char *name, long long bps);
+/* The same, returning -1 with the reason printed: for clean-up paths. */
+int pddt_host_throttle_try(const char *name, long long bps);
 /* Disk @name's write bandwidth at boot (PDDT_BPS), bytes/s, or -1. */
 long long pddt_disk_bps(const char *name);
 /*

@@ -314,14 +314,24 @@ static int window_wrote(const struct scenario *sc, int quiet)
 {
 	const struct disk *d = &sc->disk[0];
 	double secs = WINDOW_SECS;
-	long long kb = window_dev_kb(d);
+	long long kb = window_dev_kb(d), bps = window_bps(sc);
 
-	if (window_bps(sc) > 0 && kb * 1024 * 4 >= window_bps(sc) * secs)
+	if (bps > 0 && kb * 1024 * 4 >= bps * secs)
 		return 1;
 	if (!quiet)
 		printf("pddt: device_limit %s: the block device of %s wrote %lld kB in %.1f s, under a quarter of %lld bytes/s: window taken again\n",
-		       sc->name, d->dir, kb, secs, window_bps(sc));
+		       sc->name, d->dir, kb, secs, bps);
 	return 0;
+}
+
+/*
+ * Whether @sc's windows are judged on what the disk wrote in them, and
+ * taken again when it wrote too little (window_wrote()): a bandwidth
+ * change's, and the negative controls', whose budgets are built on it.
+ */
+static int window_judged_on_disk(const struct scenario *sc)
+{
+	return sc->retune || !sc->ms;
 }
 
 /*
@@ -763,7 +773,7 @@ static int check_disk(const struct scenario *sc, struct disk *d)
 	} else {
 		snprintf(name, sizeof(name), "device_limit.%s.%s_window_wrote", sc->name, who);
 		fails += pddt_check(name, d == sc->disk && window_wrote(sc, 1),
-				    "the block device wrote %lld kB in %.1f s, at least a quarter of %lld bytes/s: the controls' budget is built on it",
+				    "the block device wrote %lld kB in %.1f s (wanted: at least a quarter of %lld bytes/s): the controls' budget is built on it",
 				    window_dev_kb(d), WINDOW_SECS, window_bps(sc));
 		/* wb_dirty_budget(): no budget while the sysctl is 0 */
 		snprintf(name, sizeof(name), "device_limit.%s.%s_no_budget", sc->name, who);
@@ -881,7 +891,7 @@ static int run(struct scenario *sc)
 	struct disk *d, *end = sc->disk, *tr = &sc->disk[sc->traced];
 	struct pddt_bdp_trace bdp;
 	char name[96], val[16], loopdev[32];
-	int fails = 0, ran = 1, traced, nw = 0;
+	int fails = 0, ran = 1, traced, nw = 0, retuned;
 	pid_t fuse = -1;
 	long long light;
 	uint64_t seed = 0x510e;
@@ -931,8 +941,13 @@ static int run(struct scenario *sc)
 		printf("pddt: device_limit %s: %s from %lld to %lld bytes/s, its budget %lld kB\n",
 		       sc->name, sc->retune, pddt_disk_bps(sc->retune), sc->retune_bps,
 		       sc->limit_before);
-		pddt_host_throttle(sc->retune, sc->retune_bps);
-		settle(sc, "the bandwidth change", sc->limit_before / 2, RETUNE_MAX_S);
+		/* a refusal fails the checks after it: the writers still stop */
+		snprintf(name, sizeof(name), "device_limit.%s.retuned", sc->name);
+		retuned = !pddt_host_throttle_try(sc->retune, sc->retune_bps);
+		fails += pddt_check(name, retuned, "the host set %s to %lld bytes/s", sc->retune,
+				    sc->retune_bps);
+		if (retuned)
+			settle(sc, "the bandwidth change", sc->limit_before / 2, RETUNE_MAX_S);
 	}
 
 	for (int w = 1; ; w++) {
@@ -952,7 +967,7 @@ static int run(struct scenario *sc)
 		}
 		t = pddt_now() - t0;
 		pddt_bdp_trace_stop(tr->pid, &bdp);
-		if ((!sc->retune && sc->ms) || w == WINDOWS || window_wrote(sc, 0))
+		if (!window_judged_on_disk(sc) || w == WINDOWS || window_wrote(sc, 0))
 			break;
 	}
 	for (d = sc->disk; d < end; d++) {
@@ -1049,8 +1064,12 @@ static int run(struct scenario *sc)
 	snprintf(val, sizeof(val), "%lld", light);
 	if (light >= 0)
 		pddt_write_file(LIGHT, val);
+	snprintf(name, sizeof(name), "device_limit.%s.restored", sc->name);
 	if (sc->retune)
-		pddt_host_throttle(sc->retune, pddt_disk_bps(sc->retune));
+		fails += pddt_check(name, !pddt_host_throttle_try(sc->retune,
+								  pddt_disk_bps(sc->retune)),
+				    "the host set %s back to %lld bytes/s", sc->retune,
+				    pddt_disk_bps(sc->retune));
 	if (sc->fuse)
 		pddt_fuse_teardown(FUSE_LOWER, "/mnt/fuse", fuse);
 	for (d = sc->disk; d < end; d++)

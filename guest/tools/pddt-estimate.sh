@@ -107,27 +107,32 @@ function ratio(ph, i0, i1, rate,    i, x, n) {
 	sort(R, n)
 	return sprintf("min %.2f p50 %.2f max %.2f (%d samples)", R[1], R[int((n + 1) / 2)], R[n], n)
 }
+# the rate the disk wrote in phase ph from 10 s on, its first sample into
+# R0 and the seconds it spans into SPAN; 0 with too few samples
+function rate10(ph,    i, k) {
+	k = n[ph]; R0 = 0; SPAN = 0
+	for (i = 1; i <= k; i++) if (T[ph, i] >= T[ph, 1] + 10) { R0 = i; break }
+	if (!R0 || R0 >= k) return 0
+	SPAN = T[ph, k] - T[ph, R0]
+	return (D[ph, k] - D[ph, R0]) / SPAN
+}
 function sort(a, n,    i, j, t) {
 	for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
 }
 { n[$1]++; T[$1, n[$1]] = $2; D[$1, n[$1]] = $3 / 2; L[$1, n[$1]] = $4; W[$1, n[$1]] = $5 }
 END {
-	p = "stream"; k = n[p]; i0 = 0
-	for (i = 1; i <= k; i++) if (T[p, i] >= T[p, 1] + 10) { i0 = i; break }
-	r = i0 && i0 < k ? (D[p, k] - D[p, i0]) / (T[p, k] - T[p, i0]) : 0
+	p = "stream"; k = n[p]; r = rate10(p)
 	printf "pddt-estimate: stream: the disk wrote %.0f KiB/s over %.1f s; WbLimitBandwidth / that: %s; WbWriteBandwidth at the end %d KiB/s\n",
-		r, (r > 0 ? T[p, k] - T[p, i0] : 0), ratio(p, i0, k, r), W[p, k]
+		r, (r > 0 ? SPAN : 0), ratio(p, R0, k, r), W[p, k]
 	for (i = 1; i <= k && L[p, i] <= 0; i++) ;
 	if (i > k) printf "pddt-estimate: stream: never measured\n"
 	else if (i == 1) printf "pddt-estimate: stream: measured before the dd started\n"
 	else if (r <= 0) printf "pddt-estimate: stream: the disk wrote nothing from 10 s on\n"
 	else printf "pddt-estimate: stream: first measured %.1f s after the dd started, %d KiB/s: %.2f of the stream'"'"'s rate\n",
 		T[p, i] - T[p, 1], L[p, i], L[p, i] / r
-	p = "reopen"; k = n[p]; i0 = 0
-	for (i = 1; i <= k; i++) if (T[p, i] >= T[p, 1] + 10) { i0 = i; break }
-	r = i0 && i0 < k ? (D[p, k] - D[p, i0]) / (T[p, k] - T[p, i0]) : 0
+	p = "reopen"; k = n[p]; r = rate10(p)
 	printf "pddt-estimate: reopen: the disk wrote %.0f KiB/s over %.1f s; WbLimitBandwidth / that: %s\n",
-		r, (r > 0 ? T[p, k] - T[p, i0] : 0), (r > 0 ? ratio(p, i0, k, r) : "too few samples or nothing written")
+		r, (r > 0 ? SPAN : 0), (r > 0 ? ratio(p, R0, k, r) : "too few samples or nothing written")
 	for (b = 1; b <= 3; b++) {
 		p = "burst" b; k = n[p]; f = 0; l = 0
 		for (i = 2; i <= k; i++) if (D[p, i] > D[p, i - 1]) { if (!f) f = i - 1; l = i }

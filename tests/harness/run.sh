@@ -400,14 +400,18 @@ done
 # --- guest requests to the host: bad ones are refused with a message, and
 # every console line is passed on
 printf 'pddt: a\npddt-qmp: throttle nosuch 5\npddt-qmp: throttle slow 5x\npddt-qmp: throttle slow 1 2\npddt-qmp: throttle slow 9999999999999\npddt-qmp: frob\nRESULT b\n' |
-	"$S/qmp.sh" relay "$tmp/no.sock" fast slow >"$tmp/qmp" 2>&1
+	"$S/qmp.sh" relay "$tmp/no.sock" "$tmp/ack" fast slow >"$tmp/qmp" 2>&1
 n=$(grep -c '^  | pddt: host: .*\(not a disk\|not a number\|too large\|unknown request\)' "$tmp/qmp")
 m=$(grep -c '^  | \(pddt: a\|RESULT b\|pddt-qmp: \)' "$tmp/qmp")
 [ "$n" = 5 ] && [ "$m" = 7 ]
 expect qmp.rejects_bad_requests 0 $? "$n of 5 bad requests refused, $m of 7 lines passed on"
-printf 'pddt-qmp: throttle slow 1000\n' | "$S/qmp.sh" relay "$tmp/no.sock" slow >"$tmp/qmp" 2>&1
-grep -q 'host: throttle slow 1000: .*Error' "$tmp/qmp"
-expect qmp.no_socket_is_reported 0 $? "$(tail -n 1 "$tmp/qmp")"
+# each throttle request is answered to the guest, refusals included
+a=$(grep -c '^pddt-ack: throttle \(nosuch 5: not a disk\|slow 5x: .*not a number\|slow 1 2: .*not a number\|slow 9999999999999: .*too large\)' "$tmp/ack")
+[ "$a" = 4 ] && [ "$(wc -l <"$tmp/ack")" = 4 ]
+expect qmp.answers_each_request 0 $? "$a of 4 requests answered, $(wc -l <"$tmp/ack") answers"
+printf 'pddt-qmp: throttle slow 1000\n' | "$S/qmp.sh" relay "$tmp/no.sock" "$tmp/ack2" slow >"$tmp/qmp" 2>&1
+grep -q 'host: throttle slow 1000: .*Error' "$tmp/qmp" && grep -q '^pddt-ack: throttle slow 1000: .*Error' "$tmp/ack2"
+expect qmp.no_socket_is_reported 0 $? "$(tail -n 1 "$tmp/qmp"); answered: $(tail -n 1 "$tmp/ack2")"
 
 # --- fio job files (make bench FIO=): bad ones refused, fio's JSON read
 "$S/fio.sh" check "$here/fio/good.fio" >"$tmp/fio" 2>&1
