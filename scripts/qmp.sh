@@ -10,8 +10,7 @@
 #                               DISKS. The outcome is printed as a line, and
 #                               answered to the guest as "pddt-ack: throttle
 #                               NAME BPS: OUTCOME" ("ok" once in force) into
-#                               ACK, the pipe of its second serial port (-:
-#                               none).
+#                               ACK, the pipe of its second serial port.
 # qmp.sh throttle SOCKET NAME BPS   the same, once, printed only.
 . "$(dirname "$0")/lib.sh"
 
@@ -53,11 +52,7 @@ relay() {
 	shift 2
 	# held open read-write: a write neither blocks nor fails once QEMU,
 	# the pipe's reader, has exited
-	if [ "$ack" = - ]; then
-		exec 3>/dev/null
-	else
-		command exec 3<>"$ack" || die "cannot open $ack"
-	fi
+	command exec 3<>"$ack" || die "cannot open $ack"
 	while IFS= read -r line; do
 		printf '  | %s\n' "$line"
 		case $line in

@@ -94,7 +94,7 @@ int main(int argc, char **argv)
 		if (t >= bound || (share.at >= 0 && limit.at >= 0))
 			break;
 		if (!swapped && t >= 0) {
-			double late = pddt_now();
+			double asked = pddt_now(), late;
 
 			pddt_host_throttle("slow", fast_bw);
 			pddt_host_throttle("fast", slow_bw);
@@ -105,7 +105,7 @@ int main(int argc, char **argv)
 			 * the request was past 0); the rows already written
 			 * keep their time
 			 */
-			late = pddt_now() - late;
+			late = pddt_now() - asked;
 			t0 += late;
 			for (int i = 0; i < n; i++)
 				ts[i] -= late;

@@ -43,18 +43,14 @@ static int ack_open(void)
 	ack_fd = open(ACK_TTY, O_RDWR | O_NOCTTY | O_CLOEXEC);
 	if (ack_fd < 0)
 		return -1;
-	if (tcgetattr(ack_fd, &t)) {
-		close(ack_fd);
-		ack_fd = -1;
-		return -1;
+	if (!tcgetattr(ack_fd, &t)) {
+		cfmakeraw(&t);
+		if (!tcsetattr(ack_fd, TCSANOW, &t) && !tcflush(ack_fd, TCIFLUSH))
+			return 0;
 	}
-	cfmakeraw(&t);
-	if (tcsetattr(ack_fd, TCSANOW, &t) || tcflush(ack_fd, TCIFLUSH)) {
-		close(ack_fd);
-		ack_fd = -1;
-		return -1;
-	}
-	return 0;
+	close(ack_fd);
+	ack_fd = -1;
+	return -1;
 }
 
 /* Read one line of at most @size - 1 characters into @line by @deadline. */

@@ -1064,12 +1064,13 @@ static int run(struct scenario *sc)
 	snprintf(val, sizeof(val), "%lld", light);
 	if (light >= 0)
 		pddt_write_file(LIGHT, val);
-	snprintf(name, sizeof(name), "device_limit.%s.restored", sc->name);
-	if (sc->retune)
-		fails += pddt_check(name, !pddt_host_throttle_try(sc->retune,
-								  pddt_disk_bps(sc->retune)),
-				    "the host set %s back to %lld bytes/s", sc->retune,
-				    pddt_disk_bps(sc->retune));
+	if (sc->retune) {
+		long long bps = pddt_disk_bps(sc->retune);
+
+		snprintf(name, sizeof(name), "device_limit.%s.restored", sc->name);
+		fails += pddt_check(name, !pddt_host_throttle_try(sc->retune, bps),
+				    "the host set %s back to %lld bytes/s", sc->retune, bps);
+	}
 	if (sc->fuse)
 		pddt_fuse_teardown(FUSE_LOWER, "/mnt/fuse", fuse);
 	for (d = sc->disk; d < end; d++)
