@@ -18,16 +18,18 @@ prefix=${PDDT_JUDGE:-bench_smoke}
 # must_report SCENARIO: the figures a scenario must report, each above 0:
 # what the judge checks where there is nothing to read back. hotpath
 # writes to brd and keeps nothing: its CPU per page and its wall time.
+# stream's rate is what the disk wrote, its data read back too.
 must_report() {
 	case $1 in
 	hotpath) echo "cpu_per_dirtied_page wall" ;;
+	stream_*) echo "rate_kbps" ;;
 	esac
 }
 # reported SCENARIO ARG: the name its figures are under: <scenario>_<ARG>
 # for the scenarios that call bench_init_apart() (lib/bench.h).
 reported() {
 	case $1:$2 in
-	inter_process:t8 | copy_sync:[!-]* | slow_waits:[!-]*) echo "$1_$2" ;;
+	inter_process:t8 | copy_sync:[!-]* | slow_waits:[!-]* | stream:[!-]*) echo "$1_$2" ;;
 	*) echo "$1" ;;
 	esac
 }

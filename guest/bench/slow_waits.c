@@ -104,45 +104,6 @@ struct wait_log {
 	char name[MAXSYM][SITE_LEN];
 };
 
-/*
- * Stock's sync on the disk at 256 KiB/s holds a task in D state for minutes
- * (what the disk holds, at its bandwidth), past the hung task detector's
- * 120 s, which panics the guest (hung_task_panic=1): the detector waits
- * HUNG_S while the scenario runs.
- */
-#define HUNG_TIMEOUT	"/proc/sys/kernel/hung_task_timeout_secs"
-#define HUNG_S		"900"
-
-static long long orig_bps = -1;
-static long long orig_hung = -1;
-static pid_t main_pid;
-
-/*
- * The slow disk back to its boot bandwidth, and the detector to its bound:
- * once, by the scenario's own process (a child that exits does not).
- */
-static void restore(void)
-{
-	char v[32];
-
-	if (getpid() != main_pid)
-		return;
-	/* at exit: pddt_die() would exit again */
-	if (orig_bps > 0 && pddt_host_throttle_try("slow", orig_bps))
-		printf("pddt: slow_waits: the slow disk is not back at %lld bytes/s\n", orig_bps);
-	if (orig_hung >= 0) {
-		snprintf(v, sizeof(v), "%lld", orig_hung);
-		pddt_write_file(HUNG_TIMEOUT, v);
-	}
-}
-
-/* SIGTERM to the scenario's own process; each child sets SIG_DFL */
-static void on_term(int sig)
-{
-	(void)sig;
-	exit(1);	/* atexit: restore() */
-}
-
 /* A journal's statistics since mount (/proc/fs/jbd2/<dev>/info). */
 struct jbd2_stats {
 	long long tid;		/* transactions committed */
@@ -189,23 +150,6 @@ static long long env_ll(const char *var)
 	if (!v || atoll(v) < 0)
 		pddt_die("slow_waits needs %s (guest/bench/run)", var);
 	return atoll(v);
-}
-
-/* "256K", "1M", "4194304": bytes/s, or -1. */
-static long long parse_bps(const char *s)
-{
-	char *end;
-	long long v = strtoll(s, &end, 10);
-
-	if (end == s || v <= 0 || v > (1LL << 32))
-		return -1;
-	if (!strcmp(end, "K"))
-		v <<= 10;
-	else if (!strcmp(end, "M"))
-		v <<= 20;
-	else if (*end)
-		return -1;
-	return v;
 }
 
 /*
@@ -360,25 +304,15 @@ int main(int argc, char **argv)
 	FILE *csv, *dcsv;
 
 	bench_init_apart(&b, "slow_waits", argc, argv);
-	main_pid = getpid();
-	bps = b.arg ? parse_bps(b.arg) : -1;
+	bps = b.arg ? pddt_parse_bps(b.arg) : -1;
 	/* at most PDDT_PACED_MAX write()s in LIGHT_S: 6 MiB/s * SHARE / CHUNK * 20 s = 7680 */
 	if (bps < (64 << 10) || bps > (6 << 20))
 		pddt_die("slow_waits: ARG is the slow disk's bandwidth, 64K..6M (256K, 1M, 4M), not '%s'",
 			 b.arg ? b.arg : "");
 	budget_ms = env_ll("PDDT_BUDGET_MS");
 	light_pct = env_ll("PDDT_LIGHT_PCT");
-	orig_bps = pddt_disk_bps("slow");
-	if (orig_bps <= 0)
-		pddt_die("slow_waits needs the slow disk's bandwidth at boot (PDDT_BPS)");
-	orig_hung = pddt_read_ll(HUNG_TIMEOUT);
-	if (orig_hung < 0)
-		pddt_die("slow_waits: no %s", HUNG_TIMEOUT);
-	atexit(restore);
-	signal(SIGTERM, on_term);
-	if (pddt_write_file(HUNG_TIMEOUT, HUNG_S))
-		pddt_die("slow_waits: cannot set %s", HUNG_TIMEOUT);
-	pddt_host_throttle("slow", bps);
+	/* with the hung task detector's timeout raised: stock's sync takes minutes */
+	bench_throttle("slow", bps);
 
 	pddt_disk_path("slow", "", dir, sizeof(dir));
 	pddt_disk_path("slow", "slow_waits-stream.dat", stream_f, sizeof(stream_f));

@@ -2,10 +2,15 @@
 #include "bench.h"
 #include "pddt.h"
 
+#include <signal.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#define RATE_POLL_US	5000
+#define RATE_QUIET_S	60	/* a device with work that completes nothing this long has stopped */
 
 static const char *bench_dir(void)
 {
@@ -129,6 +134,101 @@ double bench_window_rate(const struct bench_window *w)
 	pddt_sleep_until(w->t0 + w->secs);
 	kb = bench_written_kb(w->path);
 	return (kb - w->written0) / 1024.0 / (pddt_now() - w->t0);
+}
+
+/*
+ * Wait for the next completion on @path's device: its time, the count
+ * before it into @before and after it into @after.
+ */
+static double next_completion(const char *path, long long *before, long long *after)
+{
+	double t, deadline = pddt_now() + RATE_QUIET_S;
+
+	if (pddt_dev_written_kb(path, before))
+		pddt_die("%s is on no block device", path);
+	for (;;) {
+		usleep(RATE_POLL_US);
+		t = pddt_now();
+		if (pddt_dev_written_kb(path, after))
+			pddt_die("%s is on no block device", path);
+		if (*after != *before)
+			return t;
+		if (t > deadline)
+			pddt_die("the device of %s completed no write in %d s", path, RATE_QUIET_S);
+	}
+}
+
+double bench_device_rate(const char *path, double secs)
+{
+	long long kb0, kb1, after;
+	double t0, t1;
+
+	t0 = next_completion(path, &kb0, &after);
+	pddt_sleep_until(t0 + secs);
+	t1 = next_completion(path, &kb1, &after);
+	return (kb1 - kb0) / (t1 - t0);
+}
+
+/*
+ * A disk held at a low bandwidth keeps tasks in D state for minutes (a
+ * sync, a journal commit behind what the disk holds), past the hung task
+ * detector's 120 s, which panics the guest (hung_task_panic=1): while a
+ * disk is throttled the detector waits HUNG_S.
+ */
+#define HUNG_TIMEOUT	"/proc/sys/kernel/hung_task_timeout_secs"
+#define HUNG_S		"900"
+
+static char throttled[32];
+static long long throttled_boot_bps = -1, hung_boot = -1;
+static pid_t throttled_by;
+static bool throttle_restored;
+
+void bench_unthrottle(void)
+{
+	sigset_t term, old;
+	char v[32];
+
+	if (getpid() != throttled_by || throttle_restored)
+		return;
+	/* a second SIGTERM would end the restore half done */
+	sigemptyset(&term);
+	sigaddset(&term, SIGTERM);
+	sigprocmask(SIG_BLOCK, &term, &old);
+	throttle_restored = true;
+	if (pddt_host_throttle_try(throttled, throttled_boot_bps))
+		printf("pddt: disk %s is not back at %lld bytes/s\n", throttled,
+		       throttled_boot_bps);
+	if (hung_boot >= 0) {
+		snprintf(v, sizeof(v), "%lld", hung_boot);
+		if (pddt_write_file(HUNG_TIMEOUT, v))
+			printf("pddt: %s is not back at %s\n", HUNG_TIMEOUT, v);
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+static void throttle_on_term(int sig)
+{
+	(void)sig;
+	exit(1);	/* atexit: bench_unthrottle() */
+}
+
+void bench_throttle(const char *name, long long bps)
+{
+	struct sigaction sa = { .sa_handler = throttle_on_term, .sa_flags = SA_RESETHAND };
+
+	if (throttled_by)
+		pddt_die("bench_throttle: once per scenario (disk %s is throttled)", throttled);
+	throttled_boot_bps = pddt_disk_bps(name);
+	if (throttled_boot_bps <= 0)
+		pddt_die("disk %s has no bandwidth at boot (PDDT_BPS)", name);
+	snprintf(throttled, sizeof(throttled), "%s", name);
+	throttled_by = getpid();
+	atexit(bench_unthrottle);
+	sigaction(SIGTERM, &sa, NULL);
+	hung_boot = pddt_read_ll(HUNG_TIMEOUT);
+	if (hung_boot < 0 || pddt_write_file(HUNG_TIMEOUT, HUNG_S))
+		pddt_die("cannot set %s to %s", HUNG_TIMEOUT, HUNG_S);
+	pddt_host_throttle(name, bps);
 }
 
 void bench_data_intact(const struct bench *b, const char *what, const char *file,

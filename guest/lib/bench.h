@@ -99,6 +99,34 @@ double bench_window_open(const struct bench *b, const char *path, double bps,
 /* Sleep until @w ends; what its device wrote in it, in MiB/s. */
 double bench_window_rate(const struct bench_window *w);
 
+/*
+ * What the block device that holds @path writes while it has work queued,
+ * in KiB/s: from one of its request completions to the first one @secs or
+ * more after it, counting the requests that completed from the first up to
+ * the last but one. QEMU's throttle lets a request through once the
+ * previous ones have had their time (size over the set rate) and then
+ * completes it at once, so that the time between two completions is the
+ * earlier request's: the window holds whole requests, each with its own
+ * time (a slow disk's request takes seconds: a window that cut one, or
+ * counted the last request with the first one's time, would be off by a
+ * part of one). The device's count is polled every 5 ms. Dies if the
+ * device completes nothing for a minute, or has no block device.
+ */
+double bench_device_rate(const char *path, double secs);
+
+/*
+ * Set disk @name's write bandwidth to @bps bytes/s for the scenario
+ * (pddt_host_throttle()), with the hung task detector's timeout raised
+ * (a task may wait minutes for a slow disk), and set both back when the
+ * scenario's process exits: by returning, by pddt_die() or on SIGTERM
+ * (its children set SIG_DFL), or before that by bench_unthrottle(). Once
+ * per scenario; dies if the host does not answer or @name has no boot
+ * bandwidth.
+ */
+void bench_throttle(const char *name, long long bps);
+/* Both back now (bench_throttle()), once; a no-op in a child. */
+void bench_unthrottle(void);
+
 /* Percentile @p (0..100) of @n values, sorting them in place. */
 double bench_percentile(double *v, int n, double p);
 /* Jain's fairness index of @n rates: (sum x)^2 / (n * sum x^2). */

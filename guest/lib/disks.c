@@ -161,6 +161,22 @@ long long pddt_disk_bps(const char *name)
 	return -1;
 }
 
+long long pddt_parse_bps(const char *s)
+{
+	char *end;
+	long long v = strtoll(s, &end, 10);
+
+	if (end == s || v <= 0 || v > (1LL << 32))
+		return -1;
+	if (!strcmp(end, "K"))
+		v <<= 10;
+	else if (!strcmp(end, "M"))
+		v <<= 20;
+	else if (*end)
+		return -1;
+	return v;
+}
+
 void pddt_disk_path(const char *name, const char *file, char *out, size_t size)
 {
 	char var[64];

@@ -397,6 +397,8 @@ void pddt_host_throttle(const char *name, long long bps);
 int pddt_host_throttle_try(const char *name, long long bps);
 /* Disk @name's write bandwidth at boot (PDDT_BPS), bytes/s, or -1. */
 long long pddt_disk_bps(const char *name);
+/* A bandwidth as a harness option writes it ("256K", "1M", "4194304"): bytes/s, or -1. */
+long long pddt_parse_bps(const char *s);
 /*
  * Unmount disk @name (the guest's: /dev/pddt/<name> at /mnt/<name>, ext4)
  * and mount it again, as /init did; how long umount() took into @umount_s

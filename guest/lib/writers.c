@@ -158,6 +158,7 @@ pid_t pddt_stream_threads_start(char *const files[], int n, uint64_t seed,
 		pddt_die("fork: %s", strerror(errno));
 	if (pid)
 		return pid;
+	signal(SIGTERM, SIG_DFL);	/* not the handler of the parent's */
 	t = calloc(n, sizeof(*t));
 	if (!t)
 		_exit(2);
@@ -183,13 +184,15 @@ int pddt_stream_stop(pid_t pid)
 void pddt_stream_writer(const char *file, uint64_t seed, uint64_t wrap,
 			size_t chunk, struct pddt_stream *st)
 {
-	unsigned char *buf = malloc(chunk);
+	unsigned char *buf;
 	uint64_t off = 0;
-	int fd = open(file, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	int fd;
 
+	signal(SIGTERM, SIG_DFL);	/* not the handler of the parent's */
+	buf = malloc(chunk);
+	fd = open(file, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	if (fd < 0 || !buf)
 		_exit(2);
-	signal(SIGTERM, SIG_DFL);
 	for (;;) {
 		double t0;
 

@@ -293,6 +293,10 @@ smoke judge_passes_copy_sync_umount_reported_apart 0 "printf '1\tcopy_sync\tumou
 	printf 'copy_sync_umount\toff\t1\tcopy_data_intact\t1\tbool\n' >>summary.tsv"
 smoke judge_passes_slow_waits_reported_apart 0 "printf '1\tslow_waits\t256K\toff\tvirtio\n' >>runs.tsv &&
 	printf 'slow_waits_256K_virtio\toff\t1\tlight_data_intact\t1\tbool\n' >>summary.tsv"
+smoke judge_passes_stream_reported_apart 0 "printf '1\tstream\t4M\toff\tusb\n' >>runs.tsv &&
+	printf 'stream_4M\toff\t1\trate_kbps\t4090\tkB/s\nstream_4M\toff\t1\tstreaming_data_intact\t1\tbool\n' >>summary.tsv"
+smoke judge_fails_stream_without_its_rate 1 "printf '1\tstream\t4M\toff\tusb\n' >>runs.tsv &&
+	printf 'stream_4M\toff\t1\tstreaming_data_intact\t1\tbool\n' >>summary.tsv"
 smoke judge_fails_an_arg_with_the_plain_runs_figures 1 "printf '1\tcopy_sync\t256\ton\tusb\n' >>runs.tsv &&
 	printf 'copy_sync\ton\t1\tcopy_data_intact\t1\tbool\n' >>summary.tsv"
 smoke judge_fails_no_runs 1 ": >runs.tsv"
