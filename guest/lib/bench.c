@@ -137,21 +137,22 @@ double bench_window_rate(const struct bench_window *w)
 }
 
 /*
- * Wait for the next completion on @path's device: its time, the count
- * before it into @before and after it into @after.
+ * Wait for the next completion on @path's device: its time, and into
+ * @before what the device had written just before it, kB.
  */
-static double next_completion(const char *path, long long *before, long long *after)
+static double next_completion(const char *path, long long *before)
 {
 	double t, deadline = pddt_now() + RATE_QUIET_S;
+	long long kb;
 
 	if (pddt_dev_written_kb(path, before))
 		pddt_die("%s is on no block device", path);
 	for (;;) {
 		usleep(RATE_POLL_US);
 		t = pddt_now();
-		if (pddt_dev_written_kb(path, after))
+		if (pddt_dev_written_kb(path, &kb))
 			pddt_die("%s is on no block device", path);
-		if (*after != *before)
+		if (kb != *before)
 			return t;
 		if (t > deadline)
 			pddt_die("the device of %s completed no write in %d s", path, RATE_QUIET_S);
@@ -160,12 +161,12 @@ static double next_completion(const char *path, long long *before, long long *af
 
 double bench_device_rate(const char *path, double secs)
 {
-	long long kb0, kb1, after;
+	long long kb0, kb1;
 	double t0, t1;
 
-	t0 = next_completion(path, &kb0, &after);
+	t0 = next_completion(path, &kb0);
 	pddt_sleep_until(t0 + secs);
-	t1 = next_completion(path, &kb1, &after);
+	t1 = next_completion(path, &kb1);
 	return (kb1 - kb0) / (t1 - t0);
 }
 
