@@ -18,8 +18,11 @@
  * tracepoint) and the rest of it, its rate against the rate it asked; the
  * fsync() and the sync, in seconds, and whether the sync outlived the
  * streaming writer (sync_outlived_writer); the dirty and writeback pages
- * the disk held as the sync started (its bdi's, kB); what the disk wrote per second
- * over the light writer's time against ARG (over 1.5: the host did not
+ * the disk held as the sync started (its bdi's, kB) and what its block
+ * device wrote while the sync ran (sync_disk_wrote, kB: beyond what it held
+ * and the journal's blocks, pages dirtied after the sync started); what
+ * the disk wrote per second over the light writer's time against ARG
+ * (over 1.5: the host did not
  * throttle, and the run fails, before any figure; at the disk's boot
  * bandwidth, 4M, there is nothing to tell).
  *
@@ -43,7 +46,8 @@
  * stopped, the disk holds at most what the bound counts, so a sync that
  * outlived the writer is judged on its time after the writer stopped
  * (sync_after_writer_s; all of it for a sync that ended first). Stock is
- * judged against the same bound. The bound assumes that the budget's
+ * judged against the bound of PDDT_BUDGET_MS, which the bench sets to its
+ * default budget in the modes without one. The bound assumes that the budget's
  * bandwidth estimate is the disk's rate: an estimate above it lets the
  * disk hold more, and shows here: the largest budget in
  * force while the light writer ran (budget_max, WbDirtyLimit every 250 ms)
@@ -51,15 +55,17 @@
  * WbLimitBandwidth). The journal's commits during the run are counted
  * (jbd2_commits). What the disk held, sampled every 250 ms from the
  * streaming writer's start to the end of the light writer's fsync(), with
- * the budget in force and its bandwidth (<scenario>-dirty.csv: mode,rep,
- * arg,t_s,dirty_kb,wb_limit_kb,limit_bw_kbps, t_s from the light writer's
- * start, negative in the warm-up, -1 where no budget holds the disk), and
- * the most it held while the light writer ran (dirty_max, kB).
+ * the budget in force and its bandwidth, and on until the sync ends
+ * (<scenario>-dirty.csv: mode,rep,arg,t_s,dirty_kb,wb_limit_kb,
+ * limit_bw_kbps, t_s from the light writer's start, negative in the
+ * warm-up, -1 where no budget holds the disk), and the most it held while
+ * the light writer ran (dirty_max, kB).
  *
- * Where the light writer waited beyond the tracepoint: where it sleeps, read
- * every SAMPLE_MS while it runs (wait_site(): the innermost functions of
- * its kernel stack past the scheduler's), summed per site over its longest
- * write() and over the fsync(), the four largest sites of each into
+ * Where the light writer waited beyond the tracepoint, and the sync: where
+ * each sleeps, read every SAMPLE_MS while it runs (wait_site(): the
+ * innermost functions of its kernel stack past the scheduler's), summed
+ * per site over the longest write(), the fsync() and the sync, the four
+ * largest sites of each into
  * <scenario>-stalls.csv (mode,rep,arg,what,site,ms) and the console.
  */
 #define _GNU_SOURCE
@@ -81,7 +87,7 @@
 #define CHUNK		4096	/* the light writer's write() */
 #define SHARE		0.25	/* of ARG, the rate it asks */
 #define SAMPLE_MS	10
-#define MAXSMP		(1 << 17)	/* 1310 s of samples */
+#define MAXSMP		(1 << 17)	/* 1310 s of samples, per wait_log */
 #define MAXSYM		128
 #define STACK_FRAMES	4
 #define SITE_LEN	192
@@ -96,9 +102,13 @@ struct budget_max {
 	long long dirty_kb, budget_kb, bw_kbps;
 };
 
-/* Where the light writer slept, sampled. */
+/*
+ * Where a task slept, sampled: the light writer, then (the log emptied)
+ * the sync. Samples past MAXSMP, or at a site past MAXSYM, are dropped and
+ * counted.
+ */
 struct wait_log {
-	int n, nsym;
+	int n, nsym, dropped;
 	double t[MAXSMP];
 	unsigned char sym[MAXSMP];
 	char name[MAXSYM][SITE_LEN];
@@ -211,13 +221,19 @@ static void wait_sample(pid_t pid, struct wait_log *w)
 	char site[SITE_LEN];
 	int s;
 
-	if (w->n == MAXSMP || wait_site(pid, site, sizeof(site)))
+	if (wait_site(pid, site, sizeof(site)))
 		return;
+	if (w->n == MAXSMP) {
+		w->dropped++;
+		return;
+	}
 	for (s = 0; s < w->nsym && strcmp(w->name[s], site); s++)
 		;
 	if (s == w->nsym) {
-		if (s == MAXSYM)
+		if (s == MAXSYM) {
+			w->dropped++;
 			return;
+		}
 		snprintf(w->name[s], sizeof(w->name[s]), "%s", site);
 		w->nsym++;
 	}
@@ -226,8 +242,9 @@ static void wait_sample(pid_t pid, struct wait_log *w)
 }
 
 /*
- * The samples of @w between @t0 and @t1, summed per site: the four largest
- * to @csv as @what and, the largest first, to the console.
+ * The samples of @w between @t0 and @t1, summed per site, each standing
+ * for the time until the next one or @t1: the four largest to @csv as
+ * @what and, the largest first, to the console, with the samples dropped.
  */
 static void wait_report(const struct bench *b, FILE *csv, const struct wait_log *w,
 			 const char *what, double t0, double t1)
@@ -236,10 +253,12 @@ static void wait_report(const struct bench *b, FILE *csv, const struct wait_log 
 	char line[1024];
 	int len;
 
-	/* each sample stands for the time until the next one */
-	for (int i = 0; i < w->n; i++)
+	for (int i = 0; i < w->n; i++) {
+		double next = i + 1 < w->n ? w->t[i + 1] : w->t[i] + SAMPLE_MS / 1000.0;
+
 		if (w->t[i] >= t0 && w->t[i] <= t1)
-			ms[w->sym[i]] += i + 1 < w->n ? (w->t[i + 1] - w->t[i]) * 1000 : SAMPLE_MS;
+			ms[w->sym[i]] += ((next < t1 ? next : t1) - w->t[i]) * 1000;
+	}
 	len = snprintf(line, sizeof(line), "pddt: slow_waits %s %s: %s %.0f ms; asleep in", b->arg,
 		       b->mode, what, (t1 - t0) * 1000);
 	for (int k = 0; k < 4; k++) {
@@ -257,6 +276,8 @@ static void wait_report(const struct bench *b, FILE *csv, const struct wait_log 
 					w->name[top], ms[top]);
 		ms[top] = 0;
 	}
+	if (w->dropped && len < (int)sizeof(line))
+		snprintf(line + len, sizeof(line) - len, " (%d samples dropped)", w->dropped);
 	printf("%s\n", line);
 	fflush(stdout);
 }
@@ -296,11 +317,11 @@ int main(int argc, char **argv)
 	struct jbd2_stats j0, j1;
 	long long budget_ms, light_pct, budget_kb, tids;
 	double secs, t0, disk_rate, logged_kb, pass_s, r_write, r_fsync, r_sync, sync_s;
-	double stopped = 0, longest_ms, sync_judged_s;
+	double stopped = 0, longest_ms, sync_judged_s, light_t0, sync_w0;
 	struct budget_max m = { 0 };
 	struct bench b;
 	pid_t stream, pid;
-	int st = 0, fd, outlived = 0, longest = 0;
+	int st = 0, fd, outlived = 0, longest = 0, k;
 	FILE *csv, *dcsv;
 
 	bench_init_apart(&b, "slow_waits", argc, argv);
@@ -332,12 +353,13 @@ int main(int argc, char **argv)
 		pddt_die("slow_waits: no journal statistics for %s (/proc/fs/jbd2)", dir);
 	w0 = bench_written_kb(dir);
 	t0 = pddt_now();
+	light_t0 = t0;
 	pid = fork();
 	if (pid < 0)
 		pddt_die("slow_waits: fork: %m");
 	if (!pid)
 		pddt_paced_writer(light_f, CHUNK, SHARE * bps, SEED_LIGHT, 1, secs, true, l);
-	for (;;) {
+	for (k = 0;; k++) {
 		pid_t r = waitpid(pid, &st, WNOHANG);
 
 		if (r == pid)
@@ -350,8 +372,8 @@ int main(int argc, char **argv)
 		 * samples, while one holds the disk (off, WbLimitBandwidth is
 		 * the estimate a run with the budget on left behind)
 		 */
-		if (!(w->n % BUDGET_EVERY))
-			budget_sample(&b, dcsv, dir, t0, &m);
+		if (!(k % BUDGET_EVERY))
+			budget_sample(&b, dcsv, dir, light_t0, &m);
 		usleep(SAMPLE_MS * 1000);
 	}
 	if (!WIFEXITED(st) || WEXITSTATUS(st))
@@ -359,6 +381,10 @@ int main(int argc, char **argv)
 	for (int i = 1; i < l->n; i++)
 		if (l->ms[i] > l->ms[longest])
 			longest = i;
+	/* the light writer's waits, before the log takes the sync's */
+	wait_report(&b, csv, w, "longest_write", l->start[longest], l->end[longest]);
+	wait_report(&b, csv, w, "fsync", l->fsync_t0, l->fsync_t1);
+	w->n = w->nsym = w->dropped = 0;
 	disk_rate = (bench_written_kb(dir) - w0) * 1024.0 / (pddt_now() - t0);
 	/* QEMU's throttle lets a burst of a tenth of a second's worth through */
 	if (disk_rate > 1.5 * bps)
@@ -370,6 +396,7 @@ int main(int argc, char **argv)
 	fd = open(dir, O_RDONLY | O_DIRECTORY);
 	if (fd < 0)
 		pddt_die("slow_waits: cannot open %s", dir);
+	sync_w0 = bench_written_kb(dir);
 	t0 = pddt_now();
 	pid = fork();
 	if (pid < 0)
@@ -379,13 +406,17 @@ int main(int argc, char **argv)
 		_exit(syncfs(fd) ? 1 : 0);
 	}
 	/* the streaming writer runs until the sync ends, or for SYNC_BESIDE_S */
-	for (;;) {
-		pid_t r = waitpid(pid, &st, stream ? WNOHANG : 0);
+	for (k = 0;; k++) {
+		pid_t r = waitpid(pid, &st, WNOHANG);
 
 		if (r == pid)
 			break;
 		if (r < 0)
 			pddt_die("slow_waits: the sync: %m");
+		/* where the sync sleeps, and what the disk holds meanwhile */
+		wait_sample(pid, w);
+		if (!(k % BUDGET_EVERY))
+			budget_sample(&b, dcsv, dir, light_t0, NULL);
 		if (stream && pddt_now() - t0 >= SYNC_BESIDE_S) {
 			outlived = 1;
 			stopped = pddt_now();
@@ -401,6 +432,7 @@ int main(int argc, char **argv)
 	sync_s = pddt_now() - t0;
 	sync_judged_s = outlived ? t0 + sync_s - stopped : sync_s;
 	bench_metric(&b, "sync_s", sync_s, "s");
+	bench_metric(&b, "sync_disk_wrote", bench_written_kb(dir) - sync_w0, "kB");
 	bench_metric(&b, "sync_outlived_writer", outlived, "bool");
 	bench_metric(&b, "sync_after_writer_s", sync_judged_s, "s");
 	close(fd);
@@ -440,8 +472,7 @@ int main(int argc, char **argv)
 		     (r_fsync > r_sync ? r_fsync : r_sync), "ratio");
 	bench_metric(&b, "jbd2_commits", tids, "count");
 	bench_metric(&b, "jbd2_logged_kb_per_commit", logged_kb, "kB");
-	wait_report(&b, csv, w, "longest_write", l->start[longest], l->end[longest]);
-	wait_report(&b, csv, w, "fsync", l->fsync_t0, l->fsync_t1);
+	wait_report(&b, csv, w, "sync", t0, t0 + sync_s);
 	fclose(csv);
 	fclose(dcsv);
 

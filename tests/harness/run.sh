@@ -302,6 +302,44 @@ smoke judge_fails_an_arg_with_the_plain_runs_figures 1 "printf '1\tcopy_sync\t25
 smoke judge_fails_no_runs 1 ": >runs.tsv"
 smoke judge_fails_no_summary 1 "rm summary.tsv"
 
+# --- the bench's modes: budget@MS and on@MS set that budget and tell the
+# scenario; a bad MS or mode is refused and sets nothing. The modes are
+# guest/bench/run's own, read from the file (from LIGHT_PCT= to "# end of
+# the modes") and run in dash, the sysctl and sysfs writes recorded, and
+# what a child process of the bench sees as its budget.
+sed -n '/^LIGHT_PCT=/,/^# end of the modes/p' "$TOP/guest/bench/run" >"$tmp/set_mode.sh"
+grep -q '^set_mode()' "$tmp/set_mode.sh" && grep -q '^mode_ms()' "$tmp/set_mode.sh"
+expect bench_mode.set_mode_found 0 $? "mode_ms and set_mode read from guest/bench/run"
+mode() { # NAME WANT_RC MODE WANT_WRITES: the writes and the child's PDDT_BUDGET_MS
+	got=$(dash -c '
+		say() { echo "pddt: $*"; }
+		sysctl_set() { printf "%s=%s " "$1" "$2"; }
+		knob_set() { printf "knob%s=%s " "$1" "$2"; }
+		bdi_of() { :; }
+		PDDT_DISKS=slow
+		. "$1"
+		set_mode "$2" && sh -c "echo ms=\$PDDT_BUDGET_MS"' - "$tmp/set_mode.sh" "$3" 2>"$tmp/mode.err")
+	rc=$?
+	if [ "$rc" = "$2" ] && [ "$got" = "$4" ]; then
+		res "bench_mode.$1" PASS "$3: ${got:-$(head -n 1 "$tmp/mode.err")}"
+	else
+		res "bench_mode.$1" FAIL "$3: exit $rc, '$got', wanted exit $2, '$4'"
+	fi
+}
+k="knob/strict_limit=0 "
+mode on_sets_the_default_budget 0 on "${k}dirty_light_percent=50 dirty_device_time_ms=3000 ms=3000"
+mode budget_at_ms_sets_that_budget 0 budget@1000 "${k}dirty_light_percent=0 dirty_device_time_ms=1000 ms=1000"
+mode on_at_ms_sets_that_budget 0 on@60000 "${k}dirty_light_percent=50 dirty_device_time_ms=60000 ms=60000"
+mode off_tells_the_default_budget 0 off "${k}dirty_light_percent=0 dirty_device_time_ms=0 ms=3000"
+mode strict_sets_the_slow_disks_knob 0 strict "${k}${k}dirty_light_percent=0 dirty_device_time_ms=0 knob/strict_limit=1 ms=3000"
+mode refuses_a_budget_of_0 1 on@0 ""
+mode refuses_a_leading_0 1 on@0100 ""
+mode refuses_a_budget_over_60000 1 budget@60001 ""
+mode refuses_no_budget 1 budget@ ""
+mode refuses_a_budget_not_a_number 1 on@3s ""
+mode refuses_off_at_ms 1 off@1000 ""
+mode refuses_an_unknown_mode 1 fast ""
+
 # --- the series: a hunk that does not apply stops with the patch's name
 mkdir -p "$tmp/patches"
 printf '# one bad patch\n0001-bad.patch\n' >"$tmp/patches/series"
