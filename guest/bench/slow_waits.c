@@ -22,9 +22,8 @@
  * device wrote while the sync ran (sync_disk_wrote, kB: beyond what it held
  * and the journal's blocks, pages dirtied after the sync started); what
  * the disk wrote per second over the light writer's time against ARG
- * (over 1.5: the host did not
- * throttle, and the run fails, before any figure; at the disk's boot
- * bandwidth, 4M, there is nothing to tell).
+ * (over 1.5: the host did not throttle, and the run fails, before any
+ * figure; at the disk's boot bandwidth, 4M, there is nothing to tell).
  *
  * Each wait against its bound (waits_vs_bound, the largest of the three
  * ratios, and each apart). A task that waits for the disk's writeback waits
@@ -47,8 +46,8 @@
  * outlived the writer is judged on its time after the writer stopped
  * (sync_after_writer_s; all of it for a sync that ended first). Stock is
  * judged against the bound of PDDT_BUDGET_MS, which the bench sets to its
- * default budget in the modes without one. The bound assumes that the budget's
- * bandwidth estimate is the disk's rate: an estimate above it lets the
+ * default budget in the modes without one. The bound assumes that the
+ * budget's bandwidth estimate is the disk's rate: an estimate above it lets the
  * disk hold more, and shows here: the largest budget in
  * force while the light writer ran (budget_max, WbDirtyLimit every 250 ms)
  * and the largest estimate against the set rate (limit_bw_max_vs_set,
