@@ -47,9 +47,9 @@
  * (sync_after_writer_s; all of it for a sync that ended first). Stock is
  * judged against the bound of PDDT_BUDGET_MS, which the bench sets to its
  * default budget in the modes without one. The bound assumes that the
- * budget's bandwidth estimate is the disk's rate: an estimate above it lets the
- * disk hold more, and shows here: the largest budget in
- * force while the light writer ran (budget_max, WbDirtyLimit every 250 ms)
+ * budget's bandwidth estimate is the disk's rate: an estimate above it
+ * lets the disk hold more, and shows here: the largest budget in force
+ * while the light writer ran (budget_max, WbDirtyLimit every 250 ms)
  * and the largest estimate against the set rate (limit_bw_max_vs_set,
  * WbLimitBandwidth). The journal's commits during the run are counted
  * (jbd2_commits). What the disk held, sampled every 250 ms from the
